@@ -1,0 +1,141 @@
+import Foundation
+
+/// A request or response body: a sequence of byte chunks with a known or unknown length.
+///
+/// A body is either buffered (one `Data`, the common case for JSON) or a stream of chunks, so that a large upload
+/// or download never has to sit in memory. Iterate it with `for try await chunk in body`, or gather it with
+/// ``collect(upTo:)``.
+///
+/// ```swift
+/// let small = HTTPBody(Data("hello".utf8))
+/// let streamed = HTTPBody(chunks, length: .known(fileSize))
+/// ```
+public struct HTTPBody: Sendable {
+  /// The number of bytes in a body, when it is known up front.
+  public enum Length: Sendable, Hashable {
+    /// The length is not known until the stream ends (sent with chunked transfer encoding).
+    case unknown
+    /// The body has exactly this many bytes.
+    case known(Int64)
+  }
+
+  /// Whether a streamed body can be iterated more than once (needed to retry or replay a request).
+  public enum IterationBehavior: Sendable, Hashable {
+    /// The body can be iterated only once (a live stream).
+    case single
+    /// Every iteration starts again from the first byte (a file, a buffer).
+    case multiple
+  }
+
+  enum Storage: Sendable {
+    case buffer(Data)
+    case stream(@Sendable () -> ChunkIterator)
+  }
+
+  let storage: Storage
+  /// The body's length, when known.
+  public let length: Length
+  /// Whether the body can be iterated more than once.
+  public let iterationBehavior: IterationBehavior
+
+  /// An empty body.
+  public init() {
+    self.init(Data())
+  }
+
+  /// A buffered body.
+  public init(_ data: Data) {
+    storage = .buffer(data)
+    length = .known(Int64(data.count))
+    iterationBehavior = .multiple
+  }
+
+  /// A streamed body from any async sequence of chunks.
+  ///
+  /// - Parameters:
+  ///   - chunks: The chunks, in order.
+  ///   - length: The total length when known; a known length lets transports send `Content-Length`.
+  ///   - iterationBehavior: `.multiple` only when every `makeAsyncIterator()` starts again from the first byte.
+  public init<Chunks: AsyncSequence & Sendable>(
+    _ chunks: Chunks,
+    length: Length = .unknown,
+    iterationBehavior: IterationBehavior = .single
+  ) where Chunks.Element == Data {
+    storage = .stream {
+      var iterator = chunks.makeAsyncIterator()
+      return ChunkIterator { try await iterator.next() }
+    }
+    self.length = length
+    self.iterationBehavior = iterationBehavior
+  }
+
+  /// The bytes of a buffered body, without waiting; `nil` for a streamed body.
+  public var bufferedData: Data? {
+    if case .buffer(let data) = storage { return data }
+    return nil
+  }
+
+  /// Reads the whole body into memory.
+  ///
+  /// - Parameter limit: The largest body accepted; a larger one throws ``CourierError/Kind-swift.struct/transport``
+  ///   instead of exhausting memory.
+  public func collect(upTo limit: Int = .max) async throws -> Data {
+    if case .buffer(let data) = storage {
+      guard data.count <= limit else { throw Self.tooLarge(limit) }
+      return data
+    }
+    var result = Data()
+    if case .known(let count) = length, count <= limit { result.reserveCapacity(Int(count)) }
+    for try await chunk in self {
+      guard result.count + chunk.count <= limit else { throw Self.tooLarge(limit) }
+      result.append(chunk)
+    }
+    return result
+  }
+
+  private static func tooLarge(_ limit: Int) -> CourierError {
+    CourierError(.transport, "The body is larger than the limit of \(limit) bytes")
+  }
+}
+
+extension HTTPBody: AsyncSequence {
+  /// A chunk of bytes.
+  public typealias Element = Data
+
+  /// Iterates the chunks of a body.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    var pending: Data?
+    var source: ChunkIterator?
+
+    /// The next chunk, or `nil` at the end of the body.
+    public mutating func next() async throws -> Data? {
+      if let chunk = pending {
+        pending = nil
+        return chunk
+      }
+      guard let source else { return nil }
+      while let chunk = try await source.next() {
+        if !chunk.isEmpty { return chunk }
+      }
+      self.source = nil
+      return nil
+    }
+  }
+
+  /// Starts an iteration over the body's chunks.
+  public func makeAsyncIterator() -> AsyncIterator {
+    switch storage {
+    case .buffer(let data): return AsyncIterator(pending: data.isEmpty ? nil : data, source: nil)
+    case .stream(let make): return AsyncIterator(pending: nil, source: make())
+    }
+  }
+}
+
+/// A type-erased source of chunks; a class so the iterator it wraps can be advanced through a copy.
+final class ChunkIterator {
+  private let nextChunk: () async throws -> Data?
+
+  init(_ next: @escaping () async throws -> Data?) { nextChunk = next }
+
+  func next() async throws -> Data? { try await nextChunk() }
+}

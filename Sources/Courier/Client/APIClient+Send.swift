@@ -1,0 +1,225 @@
+import Foundation
+import HTTPTypes
+
+extension APIClient {
+  /// Sends `endpoint` and returns the decoded response.
+  ///
+  /// - Throws: ``CourierError`` and nothing else. Cancelling the calling task cancels the transfer and throws an
+  ///   error whose ``CourierError/isCancellation`` is true.
+  @discardableResult
+  public func send<Value>(_ endpoint: Endpoint<Value>) async throws -> Response<Value> {
+    let started = Uptime.now
+    let context = RequestContext(
+      options: endpoint.options,
+      transportOptions: TransportOptions(timeout: endpoint.timeout ?? configuration.timeout),
+      callID: callCounter.withLock { counter in
+        counter &+= 1
+        return counter
+      },
+      events: EventSink(configuration.eventHandler))
+    var outcome: (response: HTTPResponse?, data: Data?) = (nil, nil)
+    do {
+      let (request, body) = try makeRequest(endpoint)
+      context.events.send(.started(callID: context.callID, request: request))
+      let (response, data) = try await transfer(request, body: body, context: context)
+      outcome = (response, data)
+      let result = try makeResponse(endpoint, request: request, response: response, data: data)
+      try await waitForMinimumDuration(endpoint.minimumDuration, since: started)
+      finish(context, started: started, outcome: outcome, error: nil)
+      return result
+    } catch {
+      let failure = error as? CourierError ?? CourierError(transportFailure: error, request: nil)
+      finish(context, started: started, outcome: outcome, error: failure)
+      if failure.isCancellation { throw failure }
+      try await waitForMinimumDuration(endpoint.minimumDuration, since: started)
+      throw failure
+    }
+  }
+
+  /// Sends `endpoint` and returns only the decoded value.
+  @discardableResult
+  public func value<Value>(_ endpoint: Endpoint<Value>) async throws -> Value {
+    try await send(endpoint).value
+  }
+
+  /// Sends a value of an ``EndpointConvertible`` type, decoding the body as `type`.
+  @discardableResult
+  public func send<Value: Decodable & Sendable>(
+    _ target: some EndpointConvertible,
+    as type: Value.Type = Value.self
+  ) async throws -> Response<Value> {
+    try await send(target.endpoint(as: type))
+  }
+
+  /// Sends a value of an ``EndpointConvertible`` type and returns only the decoded value.
+  @discardableResult
+  public func value<Value: Decodable & Sendable>(
+    _ target: some EndpointConvertible,
+    as type: Value.Type = Value.self
+  ) async throws -> Value {
+    try await send(target.endpoint(as: type)).value
+  }
+
+  /// Builds the request an endpoint describes, without sending it: the URL, every header and the encoded body.
+  public func request<Value>(for endpoint: Endpoint<Value>) throws -> HTTPRequest {
+    try makeRequest(endpoint).request
+  }
+}
+
+extension APIClient {
+  func makeRequest<Value>(_ endpoint: Endpoint<Value>) throws -> (request: HTTPRequest, body: HTTPBody?) {
+    let queryEncoder = endpoint.queryEncoder ?? configuration.queryEncoder
+    var items: [URLQueryItem] = []
+    for part in endpoint.queryParts {
+      switch part {
+      case .query(let query): items += try Self.encoding("query") { try queryEncoder.encode(query) }
+      case .encodable(let encode): items += try Self.encoding("query") { try encode(queryEncoder) }
+      }
+    }
+    let base: RequestTarget?
+    if let url = endpoint.baseURL {
+      base = try RequestTarget(url: url)
+    } else {
+      base = try baseTarget?.get()
+    }
+    let target = try RequestTarget(
+      base: base, path: endpoint.path, query: URLQueryEncoder.percentEncodedString(items))
+
+    var fields = defaultFields
+    var custom = HTTPFields()
+    for header in endpoint.headers {
+      let field = try header.validated()
+      custom[field.name] = field.value
+      fields[field.name] = nil
+    }
+    fields.append(contentsOf: custom)
+
+    var body: HTTPBody?
+    if let payload = endpoint.body {
+      let context = Payload.Context(
+        jsonEncoder: endpoint.encoder ?? configuration.encoder, queryEncoder: queryEncoder)
+      let (encoded, contentType) = try Self.encoding("body") { try payload.make(context) }
+      if let contentType, fields[.contentType] == nil {
+        fields[.contentType] = contentType
+      }
+      body = encoded
+    }
+    let request = HTTPRequest(
+      method: endpoint.method, scheme: target.scheme, authority: target.authority, path: target.pathAndQuery,
+      headerFields: fields)
+    return (request, body)
+  }
+
+  /// Runs `work`, turning an `EncodingError` into ``CourierError/Kind-swift.struct/encoding`` with its coding path.
+  static func encoding<T>(_ what: String, _ work: () throws -> T) throws -> T {
+    do {
+      return try work()
+    } catch let error as EncodingError {
+      var courierError = CourierError(.encoding, "The \(what) could not be encoded", underlyingError: error)
+      if case .invalidValue(_, let context) = error {
+        courierError.codingPath = CodingPathFormatter.string(context.codingPath)
+        courierError.detail = "The \(what) could not be encoded: \(context.debugDescription)"
+      }
+      throw courierError
+    } catch let error as CourierError {
+      throw error
+    } catch {
+      throw CourierError(.encoding, "The \(what) could not be encoded: \(error)", underlyingError: error)
+    }
+  }
+
+  func transfer(
+    _ request: HTTPRequest,
+    body: HTTPBody?,
+    context: RequestContext
+  ) async throws -> (HTTPResponse, Data) {
+    let transport = configuration.transport
+    let chain = configuration.interceptors.chain { request, body, context in
+      if case .known(let length) = body?.length { context.events.countAttempt(bytes: length) } else {
+        context.events.countAttempt(bytes: 0)
+      }
+      let (response, responseBody) = try await transport.send(request, body: body, options: context.transportOptions)
+      context.events.send(.responseReceived(callID: context.callID, response: response, attempt: context.attempt))
+      return (response, responseBody)
+    }
+    do {
+      try Task.checkCancellation()
+      let (response, responseBody) = try await chain(request, body, context)
+      do {
+        return (response, try await responseBody.collect())
+      } catch {
+        var failure = CourierError(transportFailure: error, request: request)
+        failure.response = response
+        throw failure
+      }
+    } catch {
+      var failure = CourierError(transportFailure: error, request: request)
+      if Task.isCancelled, failure.kind != .cancelled {
+        failure.kind = .cancelled
+        failure.detail = "The request was cancelled (\(failure.detail))"
+      }
+      configuration.logger.debug("request failed", metadata: ["error": "\(failure)"])
+      throw failure
+    }
+  }
+
+  func finish(
+    _ context: RequestContext,
+    started: Uptime,
+    outcome: (response: HTTPResponse?, data: Data?),
+    error: CourierError?
+  ) {
+    guard configuration.eventHandler != nil else { return }
+    let counters = context.events.counters.withLock { $0 }
+    let metrics = CallMetrics(
+      duration: started.elapsed(),
+      bytesSent: counters.bytesSent,
+      bytesReceived: Int64(outcome.data?.count ?? 0),
+      attempts: counters.attempts,
+      status: outcome.response?.status.code ?? error?.status?.code)
+    context.events.send(.finished(callID: context.callID, metrics: metrics, error: error))
+  }
+
+  /// Sleeps until `minimum` seconds have passed since `started`; returns at once when cancelled.
+  func waitForMinimumDuration(_ minimum: TimeInterval?, since started: Uptime) async throws {
+    guard let minimum else { return }
+    do {
+      try await sleep(seconds: minimum - started.elapsed())
+    } catch {
+      throw CourierError(.cancelled, "The request was cancelled during its minimum duration")
+    }
+  }
+
+  func makeResponse<Value>(
+    _ endpoint: Endpoint<Value>,
+    request: HTTPRequest,
+    response: HTTPResponse,
+    data: Data
+  ) throws -> Response<Value> {
+    guard endpoint.acceptedStatuses.contains(response.status) else {
+      var error = CourierError(
+        .unacceptableStatus, "The server answered \(response.status.code) \(response.status.reasonPhrase)",
+        request: request, response: response, body: data)
+      error.serverError = decodeServerError(data)
+      error.customMessage = endpoint.statusMessages[response.status.code]
+      throw error
+    }
+    do {
+      let decoder = endpoint.decoder ?? configuration.decoder
+      let value = try ResponseDecoding.decode(Value.self, data: data, response: response, decoder: decoder,
+        custom: endpoint.decodeBody)
+      return Response(value: value, data: data, response: response, request: request)
+    } catch {
+      var failure = ResponseDecoding.failure(error, type: Value.self, data: data)
+      failure.request = request
+      failure.response = response
+      failure.customMessage = endpoint.statusMessages[response.status.code]
+      throw failure
+    }
+  }
+
+  func decodeServerError(_ data: Data) -> (any ServerErrorResponse)? {
+    guard let type = configuration.serverErrorType, !data.isEmpty else { return nil }
+    return try? configuration.decoder.decode(type, from: data)
+  }
+}

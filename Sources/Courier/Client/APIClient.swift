@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+import Logging
+
+/// Sends ``Endpoint`` values and returns typed ``Response`` values.
+///
+/// A client is immutable once made and safe to share between tasks. Make one per API:
+///
+/// ```swift
+/// let client = APIClient(baseURL: URL(string: "https://api.example.com/v1")) {
+///   $0.serverErrorType = APIErrorBody.self
+///   $0.timeout = 30
+/// }
+/// let user: User = try await client.value(.get("/users/me"))
+/// ```
+public final class APIClient: Sendable {
+  /// The configuration the client was made with.
+  public let configuration: Configuration
+  let baseTarget: Result<RequestTarget, CourierError>?
+  let defaultFields: HTTPFields
+  let callCounter = Locked<UInt64>(0)
+
+  /// Creates a client with a full configuration.
+  public init(configuration: Configuration) {
+    self.configuration = configuration
+    baseTarget = configuration.baseURL.map { url in
+      Result { try RequestTarget(url: url) }.mapError { $0 as? CourierError ?? CourierError(.invalidURL, "\(url)") }
+    }
+    var fields = configuration.defaultHeaders
+    let encodings = configuration.transport.supportedContentEncodings
+    if fields[.acceptEncoding] == nil, !encodings.isEmpty, let field = try? HTTPHeader.acceptEncoding(encodings).validated() {
+      fields.append(field)
+    }
+    defaultFields = fields
+  }
+
+  /// Creates a client for `baseURL`, letting you adjust the rest of the configuration.
+  public convenience init(baseURL: URL?, _ configure: (inout Configuration) -> Void = { _ in }) {
+    var configuration = Configuration(baseURL: baseURL)
+    configure(&configuration)
+    self.init(configuration: configuration)
+  }
+}
+
+extension APIClient {
+  /// How a client builds, sends and decodes requests.
+  public struct Configuration: Sendable {
+    /// The URL relative endpoint paths are joined to.
+    public var baseURL: URL?
+    /// The transport requests go through; ``URLSessionTransport`` by default.
+    public var transport: any HTTPTransport
+    /// Headers every request carries unless its endpoint sets the same name; see ``HTTPFields/courierDefaults``.
+    /// `Accept-Encoding` is added from the transport's ``HTTPTransport/supportedContentEncodings`` when absent.
+    public var defaultHeaders: HTTPFields
+    /// Decodes response bodies; dates as ISO 8601 by default.
+    public var decoder: JSONDecoder
+    /// Encodes JSON bodies; dates as ISO 8601 by default.
+    public var encoder: JSONEncoder
+    /// Encodes queries and form bodies.
+    public var queryEncoder: URLQueryEncoder
+    /// The default timeout in seconds (60).
+    public var timeout: TimeInterval
+    /// The type your server's error bodies decode to; see ``ServerErrorResponse``.
+    public var serverErrorType: (any ServerErrorResponse.Type)?
+    /// Where the client logs (at `debug` and `trace`).
+    public var logger: Logger
+    /// The interceptors every call passes through, outermost first; see ``Interceptor`` for the recommended order.
+    public var interceptors: [any Interceptor]
+    /// Receives every call's ``CourierEvent``s.
+    public var eventHandler: (@Sendable (CourierEvent) -> Void)?
+
+    /// Creates a configuration with defaults for everything but the base URL.
+    public init(baseURL: URL? = nil, transport: any HTTPTransport = URLSessionTransport()) {
+      self.baseURL = baseURL
+      self.transport = transport
+      defaultHeaders = .courierDefaults
+      decoder = JSONDecoder()
+      decoder.dateDecodingStrategy = .iso8601
+      encoder = JSONEncoder()
+      encoder.dateEncodingStrategy = .iso8601
+      queryEncoder = URLQueryEncoder()
+      timeout = 60
+      logger = Logger(label: "courier")
+      interceptors = []
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import HTTPTypes
+
+/// The result of a successful call: the decoded value, the raw body bytes, the response head and the request
+/// that was sent.
+public struct Response<Value: Sendable>: Sendable {
+  /// The decoded body.
+  public var value: Value
+  /// The raw body bytes, as received.
+  public var data: Data
+  /// The response head: status and header fields.
+  public var response: HTTPResponse
+  /// The request as it was sent, with every header Courier added.
+  public var request: HTTPRequest
+
+  /// Creates a response. Courier creates these for you; the initializer is public for test doubles.
+  public init(value: Value, data: Data, response: HTTPResponse, request: HTTPRequest) {
+    self.value = value
+    self.data = data
+    self.response = response
+    self.request = request
+  }
+
+  /// The response status.
+  public var status: HTTPResponse.Status { response.status }
+  /// The response header fields.
+  public var headerFields: HTTPFields { response.headerFields }
+  /// The URL the request was sent to.
+  public var url: URL? { request.url }
+
+  /// The same response with its value transformed.
+  public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
+    Response<T>(value: try transform(value), data: data, response: response, request: request)
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import HTTPTypes
+
+/// Everything about one API call: method, path, query, headers, body, which statuses count as success, how the
+/// response is decoded, the timeout, and messages for failure statuses.
+///
+/// An endpoint is a plain value. Build it with a static factory and chain modifiers, then send it with
+/// ``APIClient/send(_:)``:
+///
+/// ```swift
+/// let products = Endpoint<ProductPage>.get("/products")
+///   .query(["category": "shoes", "page": 2])
+///   .header(.accept("application/json"))
+///   .timeout(.seconds(10))
+///
+/// let signup = Endpoint<User>.post("/signup", body: newUser)
+///   .expect(.created)
+///   .message(for: .conflict, "That email is already registered")
+/// ```
+///
+/// `Value` is what the body decodes to: any `Decodable`, or ``Empty`` (body ignored), `Data` (raw bytes) or
+/// `String` (UTF-8 text).
+public struct Endpoint<Value: Decodable & Sendable>: Sendable {
+  /// The request method.
+  public var method: HTTPRequest.Method
+  /// The path, joined to the base URL (`"/users/me"`), or an absolute `http`/`https` URL.
+  public var path: String
+  /// A base URL for this endpoint only, overriding the client's.
+  public var baseURL: URL?
+  /// The headers, checked when the request is built. Later entries with the same name replace earlier ones and the
+  /// client's defaults.
+  public var headers: [HTTPHeader]
+  /// The body, if any.
+  public var body: Payload?
+  /// The statuses that count as success; anything else throws ``CourierError/Kind-swift.struct/unacceptableStatus``.
+  public var acceptedStatuses: StatusCodeSet
+  /// The timeout in seconds, overriding the client's.
+  public var timeout: TimeInterval?
+  /// A decoder for this endpoint only.
+  public var decoder: JSONDecoder?
+  /// A body encoder for this endpoint only.
+  public var encoder: JSONEncoder?
+  /// A query encoder for this endpoint only.
+  public var queryEncoder: URLQueryEncoder?
+  /// Messages for failure statuses, by status code, shown as ``CourierError/userMessage``.
+  public var statusMessages: [Int: String]
+  /// Switches the interceptors read: authentication, logging, retry, de-duplication.
+  public var options: RequestOptions
+  /// The shortest time the call takes, in seconds, so a spinner does not flicker; cancellation is still immediate.
+  public var minimumDuration: TimeInterval?
+
+  var queryParts: [QueryPart]
+  var decodeBody: (@Sendable (Data, HTTPResponse, JSONDecoder) throws -> Value)?
+
+  /// Creates an endpoint; `Endpoint<Token>("auth/login").method(.post)` reads like the request it describes.
+  public init(_ path: String, method: HTTPRequest.Method = .get) {
+    self.method = method
+    self.path = path
+    self.headers = []
+    self.acceptedStatuses = .success
+    self.statusMessages = [:]
+    self.options = RequestOptions()
+    self.queryParts = []
+  }
+}
+
+/// One piece of an endpoint's query: hand-written, or an `Encodable` encoded when the request is built.
+enum QueryPart: Sendable {
+  case query(Query)
+  case encodable(@Sendable (URLQueryEncoder) throws -> [URLQueryItem])
+}
+
+/// A set of HTTP status codes, written as statuses, codes or ranges.
+///
+/// ```swift
+/// .expect(.created)            // 201 only
+/// .expect(200..<300)           // the default
+/// .expect(.ok, .notModified)
+/// ```
+public struct StatusCodeSet: Sendable, Hashable {
+  var ranges: [Range<Int>]
+
+  /// 200 to 299, the default.
+  public static let success = StatusCodeSet(ranges: [200..<300])
+  /// Every status: the call never throws ``CourierError/Kind-swift.struct/unacceptableStatus``.
+  public static let any = StatusCodeSet(ranges: [100..<1000])
+
+  /// A set of the given statuses.
+  public init(_ statuses: [HTTPResponse.Status]) {
+    ranges = statuses.map { $0.code..<($0.code + 1) }
+  }
+
+  /// A set of a range of codes.
+  public init(_ range: Range<Int>) {
+    ranges = [range]
+  }
+
+  init(ranges: [Range<Int>]) {
+    self.ranges = ranges
+  }
+
+  /// Whether `status` is in the set.
+  public func contains(_ status: HTTPResponse.Status) -> Bool {
+    ranges.contains { $0.contains(status.code) }
+  }
+}

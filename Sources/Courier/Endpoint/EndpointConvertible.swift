@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+
+/// A type that describes API calls, most often an enum with a case per call, that a client can send directly.
+///
+/// Every requirement but ``path`` has a default, so a small API is a few lines:
+///
+/// ```swift
+/// enum MovieAPI: EndpointConvertible {
+///   case popular(page: Int)
+///   case movie(id: Int)
+///   case rate(id: Int, stars: Int)
+///
+///   var path: String {
+///     switch self {
+///     case .popular: "/movies/popular"
+///     case .movie(let id): "/movies/\(id)"
+///     case .rate(let id, _): "/movies/\(id)/rating"
+///     }
+///   }
+///   var method: HTTPRequest.Method {
+///     if case .rate = self { .post } else { .get }
+///   }
+///   var query: Query {
+///     if case .popular(let page) = self { ["page": .int(Int64(page))] } else { [:] }
+///   }
+///   var body: Payload? {
+///     if case .rate(_, let stars) = self { .json(["value": stars]) } else { nil }
+///   }
+/// }
+///
+/// let page = try await client.value(MovieAPI.popular(page: 2), as: MoviePage.self)
+/// ```
+public protocol EndpointConvertible: Sendable {
+  /// A base URL for this API, overriding the client's; `nil` (the default) uses the client's.
+  var baseURL: URL? { get }
+  /// The path, joined to the base URL.
+  var path: String { get }
+  /// The method; `GET` by default.
+  var method: HTTPRequest.Method { get }
+  /// The query; empty by default.
+  var query: Query { get }
+  /// The body; none by default.
+  var body: Payload? { get }
+  /// Extra headers; none by default.
+  var headers: [HTTPHeader] { get }
+  /// The statuses that count as success; 200..<300 by default.
+  var acceptedStatuses: StatusCodeSet { get }
+
+  /// The endpoint this value describes, decoding to `Value`. The default builds it from the requirements above;
+  /// implement it to set anything else an ``Endpoint`` can carry.
+  func endpoint<Value: Decodable & Sendable>(as type: Value.Type) -> Endpoint<Value>
+}
+
+extension EndpointConvertible {
+  /// `nil`: the client's base URL.
+  public var baseURL: URL? { nil }
+  /// `GET`.
+  public var method: HTTPRequest.Method { .get }
+  /// No query.
+  public var query: Query { Query() }
+  /// No body.
+  public var body: Payload? { nil }
+  /// No extra headers.
+  public var headers: [HTTPHeader] { [] }
+  /// 200..<300.
+  public var acceptedStatuses: StatusCodeSet { .success }
+
+  /// Builds the endpoint from ``baseURL``, ``path``, ``method``, ``query``, ``body``, ``headers`` and
+  /// ``acceptedStatuses``.
+  public func endpoint<Value: Decodable & Sendable>(as type: Value.Type) -> Endpoint<Value> {
+    var endpoint = Endpoint<Value>(path, method: method).query(query)
+    endpoint.baseURL = baseURL
+    endpoint.body = body
+    endpoint.headers = headers
+    endpoint.acceptedStatuses = acceptedStatuses
+    return endpoint
+  }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// What an endpoint sends as its body, encoded when the request is built so encoding errors surface as
+/// ``CourierError/Kind-swift.struct/encoding`` with the coding path.
+///
+/// ```swift
+/// .body(.json(newUser))          // application/json, the client's or endpoint's JSONEncoder
+/// .body(.form(credentials))      // application/x-www-form-urlencoded, the same engine as queries
+/// .body(.data(png, contentType: "image/png"))
+/// ```
+public struct Payload: Sendable {
+  /// What a payload needs to encode itself.
+  struct Context: Sendable {
+    var jsonEncoder: JSONEncoder
+    var queryEncoder: URLQueryEncoder
+  }
+
+  let make: @Sendable (Context) throws -> (body: HTTPBody, contentType: String?)
+
+  /// A JSON body, encoded with `encoder` or else the endpoint's or the client's encoder.
+  public static func json(_ value: some Encodable & Sendable, encoder: JSONEncoder? = nil) -> Payload {
+    Payload { context in
+      (HTTPBody(try (encoder ?? context.jsonEncoder).encode(value)), "application/json")
+    }
+  }
+
+  /// An `application/x-www-form-urlencoded` body from any keyed `Encodable`, with the query encoder's options.
+  public static func form(_ value: some Encodable & Sendable) -> Payload {
+    Payload { context in
+      let text = try context.queryEncoder.percentEncodedString(value)
+      return (HTTPBody(Data(text.utf8)), "application/x-www-form-urlencoded")
+    }
+  }
+
+  /// An `application/x-www-form-urlencoded` body from an ordered ``Query``.
+  public static func form(_ query: Query) -> Payload {
+    Payload { context in
+      let text = try context.queryEncoder.percentEncodedString(query)
+      return (HTTPBody(Data(text.utf8)), "application/x-www-form-urlencoded")
+    }
+  }
+
+  /// Raw bytes with an optional content type.
+  public static func data(_ data: Data, contentType: String? = nil) -> Payload {
+    Payload { _ in (HTTPBody(data), contentType) }
+  }
+
+  /// UTF-8 text, `text/plain; charset=utf-8` by default.
+  public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> Payload {
+    Payload { _ in (HTTPBody(Data(text.utf8)), contentType) }
+  }
+
+  /// A body you built yourself, e.g. a stream.
+  public static func body(_ body: HTTPBody, contentType: String? = nil) -> Payload {
+    Payload { _ in (body, contentType) }
+  }
+}

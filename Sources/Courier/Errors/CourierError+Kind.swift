@@ -1,0 +1,40 @@
+extension CourierError {
+  /// The kind of a ``CourierError``.
+  ///
+  /// An open set of static members rather than an enum, so new kinds can be added without breaking a `switch`
+  /// in your code; compare with `==` or match with `case .timeout:`.
+  public struct Kind: Sendable, Hashable, CustomStringConvertible {
+    enum Base: String, Sendable, Hashable {
+      case invalidURL, invalidRequest, encoding, noConnection, timeout, connectionLost, cancelled, tls, transport
+      case unacceptableStatus, decoding
+    }
+
+    let base: Base
+
+    /// The URL could not be built: no base URL for a relative path, an unsupported scheme, a malformed absolute URL.
+    public static let invalidURL = Kind(base: .invalidURL)
+    /// The request was not valid and was not sent: e.g. a header value containing CR or LF, an invalid header name.
+    public static let invalidRequest = Kind(base: .invalidRequest)
+    /// A query, form or JSON body could not be encoded; ``CourierError/codingPath`` names the value.
+    public static let encoding = Kind(base: .encoding)
+    /// The host could not be reached: offline, DNS failure, connection refused.
+    public static let noConnection = Kind(base: .noConnection)
+    /// The request timed out.
+    public static let timeout = Kind(base: .timeout)
+    /// The connection dropped while the request or response was in flight.
+    public static let connectionLost = Kind(base: .connectionLost)
+    /// The calling task or the request was cancelled.
+    public static let cancelled = Kind(base: .cancelled)
+    /// A secure connection could not be established (certificate, handshake).
+    public static let tls = Kind(base: .tls)
+    /// Any other transport failure; see ``CourierError/underlyingError``.
+    public static let transport = Kind(base: .transport)
+    /// The response status was not one the endpoint expects (by default 200..<300).
+    public static let unacceptableStatus = Kind(base: .unacceptableStatus)
+    /// The response body could not be decoded; ``CourierError/body`` keeps the bytes.
+    public static let decoding = Kind(base: .decoding)
+
+    /// The kind's name, e.g. `timeout`.
+    public var description: String { base.rawValue }
+  }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+
+/// The one error type every Courier call throws.
+///
+/// A `CourierError` says what went wrong (``kind``), in words a developer can act on (``detail``), and keeps
+/// everything that was known when it happened: the request that was sent, the response head, the response body
+/// bytes, the server's decoded error body, and the underlying error. Nothing is dropped, so a failed call can
+/// always be logged or inspected in full.
+///
+/// ```swift
+/// do {
+///   let user = try await client.value(.get("/users/me") as Endpoint<User>)
+/// } catch let error as CourierError where error.status == .unauthorized {
+///   showLogin()
+/// } catch let error as CourierError {
+///   showAlert(error.userMessage)
+/// }
+/// ```
+public struct CourierError: Error, Sendable {
+  /// What kind of failure this is.
+  public var kind: Kind
+  /// A developer-facing explanation of what was wrong, e.g. `Header "X-Id" contains CR or LF`.
+  public var detail: String
+  /// The request as it was (or would have been) sent, when one was built.
+  public var request: HTTPRequest?
+  /// The response head, when a response arrived.
+  public var response: HTTPResponse?
+  /// The raw response body bytes, when a response body arrived. Never dropped, even when decoding failed.
+  public var body: Data?
+  /// The server's error body, decoded with the client's ``APIClient/Configuration/serverErrorType``.
+  public var serverError: (any ServerErrorResponse)?
+  /// The error that caused this one (a `URLError`, a `DecodingError`, an `EncodingError`, ...).
+  public var underlyingError: (any Error)?
+  /// The coding path of an encoding or decoding failure, in query/JSON form: `items[3].price`.
+  public var codingPath: String?
+  /// The endpoint's custom message for this response status, set with ``Endpoint/message(for:_:)``.
+  public var customMessage: String?
+
+  /// Creates an error. Courier creates these for you; the initializer is public for test doubles and transports.
+  public init(
+    _ kind: Kind,
+    _ detail: String,
+    request: HTTPRequest? = nil,
+    response: HTTPResponse? = nil,
+    body: Data? = nil,
+    underlyingError: (any Error)? = nil
+  ) {
+    self.kind = kind
+    self.detail = detail
+    self.request = request
+    self.response = response
+    self.body = body
+    self.underlyingError = underlyingError
+  }
+
+  /// The response status, when a response arrived.
+  public var status: HTTPResponse.Status? { response?.status }
+
+  /// Returns the decoded server error as `T`, when the server sent one of that type.
+  public func serverError<T: ServerErrorResponse>(as type: T.Type = T.self) -> T? {
+    serverError as? T
+  }
+}
+
+extension CourierError {
+  /// True for failures that may succeed when tried again: timeouts, lost or failed connections, and the statuses
+  /// 408, 429, 500, 502, 503 and 504. Cancellation is never retryable.
+  public var isRetryable: Bool {
+    switch kind {
+    case .timeout, .connectionLost, .noConnection:
+      return true
+    case .unacceptableStatus:
+      guard let code = status?.code else { return false }
+      return [408, 429, 500, 502, 503, 504].contains(code)
+    default:
+      return false
+    }
+  }
+
+  /// True when the request timed out.
+  public var isTimeout: Bool { kind == .timeout }
+  /// True when the calling task, or the request itself, was cancelled.
+  public var isCancellation: Bool { kind == .cancelled }
+  /// True when the host could not be reached at all (offline, DNS failure, connection refused).
+  public var isNoConnection: Bool { kind == .noConnection }
+}
+
+extension CourierError: CustomStringConvertible, CustomDebugStringConvertible {
+  /// A one-line developer description: kind, request line, status and detail.
+  public var description: String {
+    var parts = ["CourierError.\(kind)"]
+    if let request {
+      parts.append("\(request.method) \(request.url?.absoluteString ?? request.path ?? "")")
+    }
+    if let status { parts.append("→ \(status.code) \(status.reasonPhrase)") }
+    parts.append(detail)
+    return parts.joined(separator: " ")
+  }
+
+  /// The description plus the body (truncated) and the underlying error.
+  public var debugDescription: String {
+    var text = description
+    if let codingPath { text += "\n  coding path: \(codingPath)" }
+    if let body, !body.isEmpty {
+      let preview = String(decoding: body.prefix(512), as: UTF8.self)
+      text += "\n  body (\(body.count) bytes): \(preview)"
+    }
+    if let underlyingError { text += "\n  underlying: \(String(reflecting: underlyingError))" }
+    return text
+  }
+}
+
+extension CourierError: LocalizedError {
+  /// The user-facing message (``userMessage``), so `error.localizedDescription` reads well in an alert.
+  public var errorDescription: String? { userMessage }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import HTTPTypes
+
+/// Something that happened during a call, for observers such as metrics, tracing or a debug console.
+public enum CourierEvent: Sendable {
+  /// The call began (before the interceptors).
+  case started(callID: UInt64, request: HTTPRequest)
+  /// A response head arrived from the transport for one attempt.
+  case responseReceived(callID: UInt64, response: HTTPResponse, attempt: Int)
+  /// The retry interceptor will send the call again after `delay` seconds.
+  case retrying(callID: UInt64, attempt: Int, delay: TimeInterval, reason: String)
+  /// The auth interceptor began refreshing credentials.
+  case refreshing(callID: UInt64)
+  /// The call ended, successfully or not.
+  case finished(callID: UInt64, metrics: CallMetrics, error: CourierError?)
+}
+
+/// Measurements of a finished call.
+public struct CallMetrics: Sendable, Hashable {
+  /// From the start of `send` to the end of decoding, in seconds.
+  public var duration: TimeInterval
+  /// Request body bytes handed to the transport (all attempts).
+  public var bytesSent: Int64
+  /// Response body bytes received for the final attempt.
+  public var bytesReceived: Int64
+  /// How many times the request went to the transport.
+  public var attempts: Int
+  /// The final status, when a response arrived.
+  public var status: Int?
+}
+
+/// Where a call reports its ``CourierEvent``s: the client's observer, if any.
+public struct EventSink: Sendable {
+  let handler: (@Sendable (CourierEvent) -> Void)?
+  let counters: Locked<(attempts: Int, bytesSent: Int64)>
+
+  /// A sink that reports to `handler`.
+  public init(_ handler: (@Sendable (CourierEvent) -> Void)? = nil) {
+    self.handler = handler
+    counters = Locked((0, 0))
+  }
+
+  /// Reports `event`.
+  public func send(_ event: CourierEvent) {
+    handler?(event)
+  }
+
+  func countAttempt(bytes: Int64) {
+    counters.withLock {
+      $0.attempts += 1
+      $0.bytesSent += bytes
+    }
+  }
+}

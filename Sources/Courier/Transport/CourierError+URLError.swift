@@ -1,0 +1,47 @@
+import Foundation
+import HTTPTypes
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension CourierError {
+  /// Classifies a transport's failure: `URLError` codes, `CancellationError`, or an error Courier already made.
+  init(transportFailure error: any Error, request: HTTPRequest?) {
+    if var courierError = error as? CourierError {
+      if courierError.request == nil { courierError.request = request }
+      self = courierError
+      return
+    }
+    if error is CancellationError {
+      self.init(.cancelled, "The request was cancelled", request: request, underlyingError: error)
+      return
+    }
+    guard let urlError = error as? URLError else {
+      self.init(.transport, "The transport failed: \(error)", request: request, underlyingError: error)
+      return
+    }
+    let kind: Kind
+    switch urlError.code {
+    case .cancelled, .userCancelledAuthentication:
+      kind = .cancelled
+    case .timedOut:
+      kind = .timeout
+    case .notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .dataNotAllowed,
+      .internationalRoamingOff, .callIsActive:
+      kind = .noConnection
+    case .networkConnectionLost:
+      kind = .connectionLost
+    case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+      .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+      .clientCertificateRequired:
+      kind = .tls
+    case .badURL, .unsupportedURL:
+      kind = .invalidURL
+    default:
+      kind = .transport
+    }
+    self.init(kind, "URLSession failed: \(urlError.localizedDescription) (code \(urlError.code.rawValue))",
+      request: request, underlyingError: urlError)
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+
+/// `GET /posts`, `GET /posts/{id}`, `POST /posts` and `DELETE /posts/{id}`.
+struct PostRoutes: Sendable {
+  /// The server state.
+  let state: DemoState
+
+  /// The routes.
+  var routes: [Route] {
+    [
+      Route(method: .get, pattern: "/posts", handler: list),
+      Route(method: .post, pattern: "/posts", handler: create),
+      Route(method: .get, pattern: "/posts/{id}", handler: post),
+      Route(method: .delete, pattern: "/posts/{id}", handler: delete),
+    ]
+  }
+
+  /// Every post, ordered by id.
+  @Sendable func list(_ request: Request, _ context: DemoContext) async throws -> Response {
+    try JSONResponse.make(await state.allPosts())
+  }
+
+  /// One post, or 404.
+  @Sendable func post(_ request: Request, _ context: DemoContext) async throws -> Response {
+    let id = try PathParameter.int("id", in: context)
+    guard let post = await state.post(id: id) else {
+      throw APIError.notFound("Post \(id) not found")
+    }
+    return try JSONResponse.make(post)
+  }
+
+  /// `{"title","body"}` → 201 post with `Location: /posts/<id>`; 422 for an empty title.
+  @Sendable func create(_ request: Request, _ context: DemoContext) async throws -> Response {
+    let body = try await JSONBody.decode(CreatePostRequest.self, from: request)
+    guard !body.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      throw APIError.validationFailed(["title must not be empty"])
+    }
+    let post = await state.createPost(title: body.title, body: body.body)
+    return try JSONResponse.make(post, status: .created, headers: [.location: "/posts/\(post.id)"])
+  }
+
+  /// 204 with an empty body, or 404.
+  @Sendable func delete(_ request: Request, _ context: DemoContext) async throws -> Response {
+    let id = try PathParameter.int("id", in: context)
+    guard await state.deletePost(id: id) else {
+      throw APIError.notFound("Post \(id) not found")
+    }
+    return JSONResponse.empty()
+  }
+}

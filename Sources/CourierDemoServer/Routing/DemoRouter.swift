@@ -1,0 +1,34 @@
+import Hummingbird
+
+/// Assembles every route into the application's responder.
+enum DemoRouter {
+  /// All routes except echo, which ``DemoResponder`` answers for every method.
+  static func routes(state: DemoState) -> [Route] {
+    AuthRoutes(state: state).routes
+      + UserRoutes(state: state).routes
+      + ProductRoutes(state: state).routes
+      + PostRoutes(state: state).routes
+      + FaultRoutes().routes
+      + AdminRoutes(state: state).routes
+  }
+
+  /// Builds the responder answering every demo route for `state`.
+  static func makeResponder(state: DemoState) -> DemoResponder {
+    let routes = routes(state: state)
+    let table = RouteTable(routes)
+    let router = Router(context: DemoContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: ErrorMiddleware(routes: table))
+    for route in routes {
+      let handler = route.handler
+      let statsKey = route.statsKey
+      let counted = route.counted
+      router.on(RouterPath(route.pattern), method: route.method) { request, context -> Response in
+        if counted {
+          await state.recordRequest(statsKey)
+        }
+        return try await handler(request, context)
+      }
+    }
+    return DemoResponder(router: router.buildResponder(), echo: EchoRoutes(state: state), routes: table)
+  }
+}

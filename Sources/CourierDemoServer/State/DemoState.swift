@@ -1,0 +1,157 @@
+import Foundation
+
+/// Everything one running demo server remembers: accounts, tokens, posts, switches and counters.
+///
+/// Each application built by ``DemoServer`` owns one `DemoState`; nothing is shared between servers.
+actor DemoState {
+  /// Lifetime of newly issued access tokens.
+  let accessTokenTTL: Duration
+  /// The product catalogue (read-only).
+  nonisolated let products: [Product] = SeedData.products
+
+  private var accounts: [UserAccount] = SeedData.accounts
+  private var posts: [Int: Post] = SeedData.postsByID
+  private var nextPostID = SeedData.postCount + 1
+  private var tokens = TokenStore()
+  private var refreshFailureEnabled = false
+  private var refreshCalls = 0
+  private var requestCounts: [String: Int] = [:]
+  private let clock = ContinuousClock()
+
+  /// Creates state holding the seed data.
+  init(accessTokenTTL: Duration) {
+    self.accessTokenTTL = accessTokenTTL
+  }
+
+  // MARK: Accounts and tokens
+
+  /// Checks credentials and issues a token pair, or returns `nil` when they do not match.
+  func login(email: String, password: String) -> TokenPair? {
+    guard let account = account(email: email), account.password == password else { return nil }
+    return tokens.issue(userID: account.user.id, ttl: accessTokenTTL, now: clock.now)
+  }
+
+  /// The outcome of `/auth/refresh`.
+  enum RefreshOutcome: Sendable {
+    case refreshed(TokenPair)
+    case unavailable
+    case invalidToken
+  }
+
+  /// Counts the call, then swaps a refresh token for a new pair (unless failures are switched on).
+  func refresh(refreshToken: String) -> RefreshOutcome {
+    refreshCalls += 1
+    if refreshFailureEnabled {
+      return .unavailable
+    }
+    guard let userID = tokens.redeem(refreshToken: refreshToken) else {
+      return .invalidToken
+    }
+    return .refreshed(tokens.issue(userID: userID, ttl: accessTokenTTL, now: clock.now))
+  }
+
+  /// The outcome of checking a bearer token.
+  enum Authentication: Sendable {
+    case user(User)
+    case expired
+    case unknown
+  }
+
+  /// Resolves a bearer token to its user.
+  func authenticate(accessToken: String) -> Authentication {
+    switch tokens.lookup(accessToken: accessToken, now: clock.now) {
+    case .valid(let userID):
+      guard let account = accounts.first(where: { $0.user.id == userID }) else { return .unknown }
+      return .user(account.user)
+    case .expired:
+      return .expired
+    case .unknown:
+      return .unknown
+    }
+  }
+
+  /// The user with `id`, if any.
+  func user(id: Int) -> User? {
+    accounts.first { $0.user.id == id }?.user
+  }
+
+  /// Renames user `id`; returns the updated user.
+  func rename(userID: Int, to name: String) -> User? {
+    guard let index = accounts.firstIndex(where: { $0.user.id == userID }) else { return nil }
+    accounts[index].user.name = name
+    return accounts[index].user
+  }
+
+  /// Creates an account, or returns `nil` when the email is taken.
+  func signUp(email: String, password: String, name: String) -> User? {
+    guard account(email: email) == nil else { return nil }
+    let id = (accounts.map(\.user.id).max() ?? 0) + 1
+    let createdAt = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+    let user = User(id: id, email: email, name: name, createdAt: createdAt)
+    accounts.append(UserAccount(user: user, password: password))
+    return user
+  }
+
+  private func account(email: String) -> UserAccount? {
+    let wanted = email.lowercased()
+    return accounts.first { $0.user.email.lowercased() == wanted }
+  }
+
+  // MARK: Posts
+
+  /// Post `id`, if it exists.
+  func post(id: Int) -> Post? {
+    posts[id]
+  }
+
+  /// All posts ordered by id.
+  func allPosts() -> [Post] {
+    posts.values.sorted { $0.id < $1.id }
+  }
+
+  /// Creates a post with the next free id.
+  func createPost(title: String, body: String) -> Post {
+    let post = Post(id: nextPostID, title: title, body: body)
+    posts[post.id] = post
+    nextPostID += 1
+    return post
+  }
+
+  /// Deletes post `id`; returns whether it existed.
+  func deletePost(id: Int) -> Bool {
+    posts.removeValue(forKey: id) != nil
+  }
+
+  // MARK: Admin
+
+  /// Makes every current access token expired; returns how many were still valid.
+  func expireAllAccessTokens() -> Int {
+    tokens.expireAll(now: clock.now)
+  }
+
+  /// Switches forced `/auth/refresh` failures on or off.
+  func setRefreshFailure(enabled: Bool) {
+    refreshFailureEnabled = enabled
+  }
+
+  /// Counts one request to `route` (`"<METHOD> <pattern>"`).
+  func recordRequest(_ route: String) {
+    requestCounts[route, default: 0] += 1
+  }
+
+  /// The counters.
+  func stats() -> Stats {
+    Stats(refreshCalls: refreshCalls, requests: requestCounts)
+  }
+
+  /// Returns everything to the seed data: accounts, posts, tokens, switches and counters.
+  func reset() {
+    accounts = SeedData.accounts
+    posts = SeedData.postsByID
+    nextPostID = SeedData.postCount + 1
+    tokens = TokenStore()
+    refreshFailureEnabled = false
+    refreshCalls = 0
+    requestCounts = [:]
+  }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import CourierDemoServer
+import Foundation
+
+/// `courier-demo`: the tour of Courier against the demo API, or the demo API on its own.
+@main
+struct CourierDemo: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "courier-demo",
+    abstract: "Starts the Courier demo API on 127.0.0.1 and runs a tour of every feature against it.",
+    subcommands: [Tour.self, Serve.self],
+    defaultSubcommand: Tour.self
+  )
+}
+
+extension CourierDemo {
+  /// Runs the tour (the default).
+  struct Tour: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the tour against an in-process demo server.")
+
+    func run() async throws {
+      let server = try await DemoServer().start(host: "127.0.0.1", port: 0)
+      print("Courier demo API listening on \(server.baseURL.absoluteString)\n")
+      do {
+        try await TourSteps(baseURL: server.baseURL).run()
+      } catch {
+        await server.stop()
+        print("\nThe tour failed: \(error)")
+        throw ExitCode.failure
+      }
+      await server.stop()
+      print("\nTour finished.")
+    }
+  }
+
+  /// Runs only the server.
+  struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run only the demo API server.")
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port: Int = 8080
+
+    @Option(help: "The address to listen on.")
+    var host: String = "127.0.0.1"
+
+    func run() async throws {
+      print("Courier demo API on http://\(host):\(port) — Ctrl-C to stop")
+      try await DemoServer().run(host: host, port: port)
+    }
+  }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import Courier
+
+@Suite struct URLJoiningTests {
+  let client = APIClient.stubbed(ClosureTransport())
+
+  func url(_ base: String?, _ path: String) throws -> String {
+    let client = APIClient.stubbed(ClosureTransport()) { $0.baseURL = base.flatMap(URL.init(string:)) }
+    return try client.request(for: Endpoint<Empty>.get(path)).url?.absoluteString ?? "nil"
+  }
+
+  @Test(arguments: [
+    ("https://api.example.com/v1", "/users/me", "https://api.example.com/v1/users/me"),
+    ("https://api.example.com/v1/", "/users/me", "https://api.example.com/v1/users/me"),
+    ("https://api.example.com/v1/", "users/me", "https://api.example.com/v1/users/me"),
+    ("https://api.example.com/v1", "users/me", "https://api.example.com/v1/users/me"),
+    ("https://api.example.com/v1//", "//users", "https://api.example.com/v1/users"),
+    ("https://api.example.com", "/users", "https://api.example.com/users"),
+    ("https://api.example.com/", "", "https://api.example.com/"),
+    ("https://api.example.com", "", "https://api.example.com/"),
+    ("https://api.example.com/v1", "", "https://api.example.com/v1"),
+    ("https://api.example.com/v1", "/users/", "https://api.example.com/v1/users/"),
+    ("http://127.0.0.1:8080/api", "/x", "http://127.0.0.1:8080/api/x"),
+  ])
+  func joinsWithExactlyOneSlash(base: String, path: String, expected: String) throws {
+    #expect(try url(base, path) == expected)
+  }
+
+  @Test func percentEncodesPathSegmentsButKeepsSlashesAndEscapes() throws {
+    #expect(try url("https://x.test", "/users/John Doe") == "https://x.test/users/John%20Doe")
+    #expect(try url("https://x.test", "/files/a?b#c") == "https://x.test/files/a%3Fb%23c")
+    #expect(try url("https://x.test", "/tags/café/日本") == "https://x.test/tags/caf%C3%A9/%E6%97%A5%E6%9C%AC")
+    #expect(try url("https://x.test", "/already%20encoded") == "https://x.test/already%20encoded")
+    #expect(try url("https://x.test", "/100%") == "https://x.test/100%25")
+    #expect(try url("https://x.test", "/a:b@c;d=e+f") == "https://x.test/a:b@c;d=e+f")
+  }
+
+  @Test func absoluteURLsIgnoreTheBase() throws {
+    #expect(try url("https://api.example.com/v1", "https://cdn.example.org/img/1.png") == "https://cdn.example.org/img/1.png")
+    #expect(try url(nil, "http://127.0.0.1:9/x?a=1") == "http://127.0.0.1:9/x?a=1")
+    let withQuery = try client.request(for: Endpoint<Empty>.get("https://cdn.example.org/i?a=1").query(["b": 2]))
+    #expect(withQuery.url?.absoluteString == "https://cdn.example.org/i?a=1&b=2")
+  }
+
+  @Test func endpointBaseURLOverridesTheClients() throws {
+    let request = try client.request(for: Endpoint<Empty>.get("/v2/x").baseURL(URL(string: "https://other.example.com")!))
+    #expect(request.url?.absoluteString == "https://other.example.com/v2/x")
+  }
+
+  @Test func baseURLQueryIsKeptAndExtended() throws {
+    #expect(try url("https://x.test/api?key=1", "/a") == "https://x.test/api/a?key=1")
+    let client = APIClient.stubbed(ClosureTransport()) { $0.baseURL = URL(string: "https://x.test/api?key=1") }
+    let request = try client.request(for: Endpoint<Empty>.get("/a", query: ["b": "2"]))
+    #expect(request.url?.absoluteString == "https://x.test/api/a?key=1&b=2")
+  }
+
+  @Test func ipv6AndPortsSurvive() throws {
+    #expect(try url("http://[::1]:8080/v1", "/x") == "http://[::1]:8080/v1/x")
+  }
+
+  @Test func relativePathWithoutBaseIsATypedError() {
+    let error = #expect(throws: CourierError.self) { try url(nil, "/users") }
+    #expect(error?.kind == .invalidURL)
+    #expect(error?.detail.contains("no base URL") == true)
+  }
+
+  @Test(arguments: ["ftp://files.example.com/a", "file:///etc/passwd", "mailto://x"])
+  func nonHTTPAbsoluteURLsAreRejected(_ path: String) {
+    let error = #expect(throws: CourierError.self) { try url("https://x.test", path) }
+    #expect(error?.kind == .invalidURL)
+  }
+
+  @Test func nonHTTPBaseURLIsRejectedAtSendTime() async {
+    let client = APIClient.stubbed(ClosureTransport()) { $0.baseURL = URL(string: "ftp://x.test") }
+    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a")) }
+    #expect(error?.kind == .invalidURL)
+  }
+}
+
+@Suite struct HeaderTests {
+  @Test func endpointHeadersOverrideDefaultsAndEachOther() throws {
+    let client = APIClient.stubbed(ClosureTransport()) { $0.defaultHeaders = [.accept: "text/html", .userAgent: "UA"] }
+    let request = try client.request(
+      for: Endpoint<Empty>.get("/a").header(.accept("application/json")).header("X-Trace", "1").header("x-trace", "2"))
+    #expect(request.headerFields[values: .accept] == ["application/json"])
+    #expect(request.headerFields[values: HTTPField.Name("X-Trace")!] == ["2"])
+    #expect(request.headerFields[.userAgent] == "UA")
+  }
+
+  @Test(arguments: ["a\r\nInjected: yes", "line\n", "cr\r", "nul\u{0}"])
+  func crOrLFInAValueIsRejectedAndNothingIsSent(_ value: String) async {
+    let transport = ClosureTransport()
+    let client = APIClient.stubbed(transport)
+    let error = await #expect(throws: CourierError.self) {
+      try await client.send(Endpoint<Empty>.get("/a").header("X-Token", value))
+    }
+    #expect(error?.kind == .invalidRequest)
+    #expect(error?.detail.contains("X-Token") == true)
+    #expect(transport.requests.isEmpty)
+  }
+
+  @Test func bearerTokenWithNewlineIsRejected() {
+    let client = APIClient.stubbed(ClosureTransport())
+    let error = #expect(throws: CourierError.self) {
+      try client.request(for: Endpoint<Empty>.get("/a").header(.authorization(bearer: "abc\n")))
+    }
+    #expect(error?.kind == .invalidRequest)
+  }
+
+  @Test func invalidHeaderNameIsRejected() {
+    let client = APIClient.stubbed(ClosureTransport())
+    let error = #expect(throws: CourierError.self) {
+      try client.request(for: Endpoint<Empty>.get("/a").header("Bad Name", "v"))
+    }
+    #expect(error?.kind == .invalidRequest)
+  }
+
+  @Test func typedHeaderFactories() throws {
+    #expect(try HTTPHeader.authorization(bearer: "t0k").validated().value == "Bearer t0k")
+    #expect(try HTTPHeader.authorization(username: "aladdin", password: "opensesame").validated().value
+      == "Basic YWxhZGRpbjpvcGVuc2VzYW1l")
+    #expect(try HTTPHeader.accept("application/json").validated().name == .accept)
+    #expect(try HTTPHeader.contentType("text/csv").validated().name == .contentType)
+    #expect(HTTPHeader.acceptLanguage(["en-US", "fr", "de"]).value == "en-US;q=1.0, fr;q=0.9, de;q=0.8")
+    #expect(HTTPHeader.acceptEncoding(["gzip", "deflate"]).value == "gzip;q=1.0, deflate;q=0.9")
+  }
+
+  @Test func defaultUserAgentHasTheDocumentedShape() throws {
+    let value = HTTPHeader.defaultUserAgent.value
+    let pattern = #/^[^/ ]+/[^ ]+ \([^;]+; build:[^;]+; [A-Za-z]+ \d+\.\d+\) Courier/[0-9.]+$/#
+    #expect(value.wholeMatch(of: pattern) != nil, "User-Agent was \(value)")
+    #if os(Linux)
+    #expect(value.contains("; Linux "))
+    #endif
+  }
+
+  @Test func defaultAcceptLanguageHasAtMostSixWithQValues() {
+    let value = HTTPHeader.defaultAcceptLanguage.value
+    let parts = value.components(separatedBy: ", ")
+    #expect((1...6).contains(parts.count))
+    #expect(parts.first?.hasSuffix(";q=1.0") == true)
+  }
+
+  @Test func defaultsIncludeAcceptEncodingFromTheTransport() throws {
+    struct GzipTransport: HTTPTransport {
+      var supportedContentEncodings: [String] { ["gzip", "deflate"] }
+      func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws
+        -> (HTTPResponse, HTTPBody)
+      { (HTTPResponse(status: .ok), HTTPBody()) }
+    }
+    let client = APIClient(configuration: .init(baseURL: URL(string: "https://x.test"), transport: GzipTransport()))
+    let request = try client.request(for: Endpoint<Empty>.get("/"))
+    #expect(request.headerFields[.acceptEncoding] == "gzip;q=1.0, deflate;q=0.9")
+    #expect(request.headerFields[.userAgent]?.contains("Courier/") == true)
+    #expect(request.headerFields[.acceptLanguage] != nil)
+    let silent = APIClient.stubbed(ClosureTransport())
+    #expect(try silent.request(for: Endpoint<Empty>.get("/")).headerFields[.acceptEncoding] == nil)
+  }
+}
+
+@Suite struct BodyAndQueryBuildingTests {
+  struct Filter: Encodable, Sendable {
+    var category: String?
+    var tags: [String]
+    var inStock: Bool
+  }
+
+  @Test func encodableQueryFollowsHandWrittenQueryInOrder() throws {
+    let client = APIClient.stubbed(ClosureTransport())
+    let request = try client.request(
+      for: Endpoint<Empty>.get("/p", query: ["page": 2]).query(Filter(category: nil, tags: ["a b", "c"], inStock: true)))
+    #expect(request.path == "/v1/p?page=2&tags%5B%5D=a%20b&tags%5B%5D=c&inStock=true")
+  }
+
+  @Test func clientAndEndpointQueryEncodersApply() throws {
+    let client = APIClient.stubbed(ClosureTransport()) { $0.queryEncoder.boolEncoding = .numeric }
+    let filter = Filter(category: "x", tags: ["a", "b"], inStock: false)
+    #expect(try client.request(for: Endpoint<Empty>.get("/p").query(filter)).path
+      == "/v1/p?category=x&tags%5B%5D=a&tags%5B%5D=b&inStock=0")
+    let endpoint = Endpoint<Empty>.get("/p").query(filter).queryEncoder(URLQueryEncoder(arrayEncoding: .commaSeparated))
+    #expect(try client.request(for: endpoint).path == "/v1/p?category=x&tags=a%2Cb&inStock=false")
+  }
+
+  @Test func jsonBodySetsContentTypeUnlessTheCallerDid() async throws {
+    let transport = ClosureTransport()
+    let client = APIClient.stubbed(transport)
+    try await client.send(Endpoint<Empty>.post("/a", body: ["name": "Zoë"]))
+    try await client.send(
+      Endpoint<Empty>.post("/a", body: ["name": "Zoë"]).header(.contentType("application/vnd.api+json")))
+    #expect(transport.requests[0].headerFields[values: .contentType] == ["application/json"])
+    #expect(transport.requests[1].headerFields[values: .contentType] == ["application/vnd.api+json"])
+    #expect(transport.bodies[0] == Data(#"{"name":"Zoë"}"#.utf8))
+  }
+
+  @Test func formBodyUsesTheQueryEngine() async throws {
+    let transport = ClosureTransport()
+    let client = APIClient.stubbed(transport)
+    try await client.send(Endpoint<Empty>.post("/login").body(form: ["email": "a+b@x.test", "password": "p&w=1 2"]))
+    #expect(transport.requests[0].headerFields[.contentType] == "application/x-www-form-urlencoded")
+    #expect(transport.bodies[0].map { String(decoding: $0, as: UTF8.self) } == "email=a%2Bb%40x.test&password=p%26w%3D1%202")
+  }
+
+  @Test func perEndpointJSONEncoderIsUsed() async throws {
+    struct Payload: Encodable, Sendable { var userName: String }
+    let transport = ClosureTransport()
+    let client = APIClient.stubbed(transport)
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    try await client.send(Endpoint<Empty>.post("/a", body: Payload(userName: "x")).encoder(encoder))
+    #expect(transport.bodies[0] == Data(#"{"user_name":"x"}"#.utf8))
+  }
+
+  @Test func unencodableQueryIsATypedErrorNamingTheKeyPath() async {
+    struct Bad: Encodable, Sendable { var price: Double }
+    let transport = ClosureTransport()
+    let client = APIClient.stubbed(transport)
+    let error = await #expect(throws: CourierError.self) {
+      try await client.send(Endpoint<Empty>.get("/a").query(Bad(price: .nan)))
+    }
+    #expect(error?.kind == .encoding)
+    #expect(error?.codingPath == "price")
+    #expect(transport.requests.isEmpty)
+  }
+
+  @Test func unencodableJSONBodyIsATypedError() async {
+    let client = APIClient.stubbed(ClosureTransport())
+    let error = await #expect(throws: CourierError.self) {
+      try await client.send(Endpoint<Empty>.post("/a", body: ["ratio": Double.infinity]))
+    }
+    #expect(error?.kind == .encoding)
+    #expect(error?.codingPath == "ratio")
+  }
+
+  @Test func methodAndTimeoutModifiers() async throws {
+    let seen = Locked<TimeInterval?>(nil)
+    struct Recorder: HTTPTransport {
+      let seen: Locked<TimeInterval?>
+      func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws
+        -> (HTTPResponse, HTTPBody)
+      {
+        seen.withLock { $0 = options.timeout }
+        return (HTTPResponse(status: .ok), HTTPBody())
+      }
+    }
+    let client = APIClient(configuration: .init(baseURL: URL(string: "https://x.test"), transport: Recorder(seen: seen)))
+    if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+      try await client.send(Endpoint<Empty>("login").method(.post).timeout(.seconds(2.5)))
+      #expect(seen.withLock { $0 } == 2.5)
+    }
+    try await client.send(Endpoint<Empty>("login").timeout(4))
+    #expect(seen.withLock { $0 } == 4)
+    try await client.send(Endpoint<Empty>("login"))
+    #expect(seen.withLock { $0 } == 60)
+  }
+}
