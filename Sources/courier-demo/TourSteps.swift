@@ -54,7 +54,7 @@ struct TourSteps {
 
     step("A delete that expects 204 No Content")
     let deleted = try await client.send(Endpoint<Empty>.delete("/posts/3").expect(.noContent))
-    print("  \(deleted.status.code) \(deleted.status.reasonPhrase), \(deleted.data.count) body bytes")
+    print("  \(deleted.status.code) \(deleted.status.phrase), \(deleted.data.count) body bytes")
 
     step("Reserved characters and emoji survive the query string")
     let tricky: Query = ["q": "a&b=c+d #1/2?", "emoji": "👍🏽 ok", "tags": ["x y", "z"]]

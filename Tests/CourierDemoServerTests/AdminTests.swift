@@ -50,6 +50,65 @@ import Testing
     }
   }
 
+  @Test func statsReportProbes() async throws {
+    try await TestSupport.withRouter { client in
+      _ = try await client.send("/flaky/a?failures=1")
+      _ = try await client.send("/flaky/a?failures=1")
+      _ = try await client.send("/flaky/b", method: .post)
+      _ = try await client.send("/flaky/a/attempts")
+      _ = try await client.send("/flaky/bad?failures=99")
+      _ = try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<3 {
+          group.addTask { _ = try await client.send("/concurrency/probe?ms=300") }
+        }
+        try await group.waitForAll()
+      }
+      _ = try await client.send("/counted/c")
+      _ = try await client.send("/counted/c/hits")
+      let stats = try await client.send("/admin/stats").decode(Stats.self)
+      #expect(stats.flaky == ["a": 2, "b": 1])
+      #expect((2...3).contains(stats.maxInFlight))
+      #expect(stats.refreshCalls == 0)
+      // Read-outs are not counted; rejected requests are, like everywhere else.
+      #expect(
+        stats.requests == [
+          "GET /flaky/{key}": 3, "POST /flaky/{key}": 1, "GET /concurrency/probe": 3, "GET /counted/{key}": 1,
+        ]
+      )
+      let text = try await client.send("/admin/stats").text
+      #expect(text.contains(#""flaky":{"a":2,"b":1}"#))
+      #expect(text.contains(#""maxInFlight":\#(stats.maxInFlight)"#))
+    }
+  }
+
+  @Test func resetClearsProbes() async throws {
+    try await TestSupport.withRouter { client throws in
+      _ = try await client.send("/flaky/a")
+      _ = try await client.send("/concurrency/probe?ms=0")
+      _ = try await client.send("/counted/c")
+      #expect(try await client.send("/admin/reset", method: .post).status == .ok)
+      #expect(try await client.send("/admin/stats").decode(Stats.self) == Stats(refreshCalls: 0, requests: [:]))
+      #expect(try await client.send("/admin/stats").text.contains(#""flaky":{},"maxInFlight":0"#))
+      #expect(try await client.send("/flaky/a/attempts").decode(FlakyAttempts.self).attempts == 0)
+      #expect(try await client.send("/counted/c/hits").decode(CountedHits.self).hits == 0)
+      // Failures start over for the key.
+      #expect(try await client.send("/flaky/a?failures=1").status == .serviceUnavailable)
+    }
+  }
+
+  @Test func resetKeepsProbesInFlightCounted() async throws {
+    try await TestSupport.withRouter { client in
+      async let slowProbe = client.send("/concurrency/probe?ms=600")
+      try await Task.sleep(for: .milliseconds(200))
+      _ = try await client.send("/admin/reset", method: .post)
+      // The probe still in flight counts: the maximum restarts from 1, and a new probe sees 2.
+      let second = try await client.send("/concurrency/probe?ms=0").decode(ProbeReport.self)
+      #expect(second == ProbeReport(inFlight: 2, maxInFlight: 2))
+      #expect(try await slowProbe.decode(ProbeReport.self) == ProbeReport(inFlight: 1, maxInFlight: 2))
+      #expect(try await client.send("/concurrency/probe?ms=0").decode(ProbeReport.self).inFlight == 1)
+    }
+  }
+
   @Test func expireTokensReportsCount() async throws {
     try await TestSupport.withRouter { client in
       _ = try await client.loginDemoUser()

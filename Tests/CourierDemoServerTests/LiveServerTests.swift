@@ -110,7 +110,10 @@ import FoundationNetworking
     task.cancel()
     let clock = ContinuousClock()
     let start = clock.now
-    try await task.value
+    // Cancelled while still starting (a loaded machine), `run` throws CancellationError; once running, it ends cleanly.
+    if case .failure(let error) = await task.result {
+      #expect(error is CancellationError)
+    }
     #expect(clock.now - start < .seconds(4))
   }
 

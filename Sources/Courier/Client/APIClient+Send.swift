@@ -158,7 +158,6 @@ extension APIClient {
         failure.kind = .cancelled
         failure.detail = "The request was cancelled (\(failure.detail))"
       }
-      configuration.logger.debug("request failed", metadata: ["error": "\(failure)"])
       throw failure
     }
   }
@@ -198,7 +197,7 @@ extension APIClient {
   ) throws -> Response<Value> {
     guard endpoint.acceptedStatuses.contains(response.status) else {
       var error = CourierError(
-        .unacceptableStatus, "The server answered \(response.status.code) \(response.status.reasonPhrase)",
+        .unacceptableStatus, "The server answered \(response.status.code) \(response.status.phrase)",
         request: request, response: response, body: data)
       error.serverError = decodeServerError(data)
       error.customMessage = endpoint.statusMessages[response.status.code]

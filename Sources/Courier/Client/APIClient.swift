@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Logging
 
 /// Sends ``Endpoint`` values and returns typed ``Response`` values.
 ///
@@ -62,8 +61,6 @@ extension APIClient {
     public var timeout: TimeInterval
     /// The type your server's error bodies decode to; see ``ServerErrorResponse``.
     public var serverErrorType: (any ServerErrorResponse.Type)?
-    /// Where the client logs (at `debug` and `trace`).
-    public var logger: Logger
     /// The interceptors every call passes through, outermost first; see ``Interceptor`` for the recommended order.
     public var interceptors: [any Interceptor]
     /// Receives every call's ``CourierEvent``s.
@@ -80,7 +77,6 @@ extension APIClient {
       encoder.dateEncodingStrategy = .iso8601
       queryEncoder = URLQueryEncoder()
       timeout = 60
-      logger = Logger(label: "courier")
       interceptors = []
     }
   }

@@ -46,7 +46,12 @@ struct RequestTarget: Sendable, Hashable {
         throw CourierError(.invalidURL, "The path \"\(endpointPath)\" is relative and no base URL is configured")
       }
       self = base
-      path = Self.join(base.path, Self.percentEncodePath(endpointPath))
+      let parts = endpointPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+      path = Self.join(base.path, Self.percentEncode(String(parts[0]), keeping: Self.isPathCharacter))
+      if parts.count == 2, !parts[1].isEmpty {
+        let inline = Self.percentEncode(String(parts[1]), keeping: Self.isQueryCharacter)
+        self.query = self.query.map { $0.isEmpty ? inline : "\($0)&\(inline)" } ?? inline
+      }
     }
     if !query.isEmpty {
       self.query = self.query.map { $0.isEmpty ? query : "\($0)&\(query)" } ?? query
@@ -70,8 +75,8 @@ struct RequestTarget: Sendable, Hashable {
     return "\(base)/\(relative)"
   }
 
-  /// Percent-encodes what may not stand in a path segment, keeping `/` as the separator and valid `%XX` escapes.
-  static func percentEncodePath(_ path: String) -> String {
+  /// Percent-encodes what `keeping` does not allow, keeping valid `%XX` escapes.
+  static func percentEncode(_ path: String, keeping allowed: (UInt8) -> Bool) -> String {
     let bytes = Array(path.utf8)
     var result = [UInt8]()
     result.reserveCapacity(bytes.count)
@@ -83,7 +88,7 @@ struct RequestTarget: Sendable, Hashable {
         index += 3
         continue
       }
-      if byte.isPathCharacter {
+      if allowed(byte) {
         result.append(byte)
       } else {
         result += Array("%\(String(byte, radix: 16, uppercase: true).leftPadded)".utf8)
@@ -94,17 +99,24 @@ struct RequestTarget: Sendable, Hashable {
   }
 }
 
+extension RequestTarget {
+  /// RFC 3986 `pchar` plus `/`: unreserved, sub-delims, `:` and `@`.
+  static func isPathCharacter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: return true
+    default: return "-._~!$&'()*+,;=:@/".utf8.contains(byte)
+    }
+  }
+
+  /// RFC 3986 `query`: `pchar`, `/` and `?`.
+  static func isQueryCharacter(_ byte: UInt8) -> Bool {
+    isPathCharacter(byte) || byte == UInt8(ascii: "?")
+  }
+}
+
 extension UInt8 {
   fileprivate var isHexDigit: Bool {
     (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
-  }
-
-  /// RFC 3986 `pchar` plus `/`: unreserved, sub-delims, `:` and `@`.
-  fileprivate var isPathCharacter: Bool {
-    switch self {
-    case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: return true
-    default: return "-._~!$&'()*+,;=:@/".utf8.contains(self)
-    }
   }
 }
 

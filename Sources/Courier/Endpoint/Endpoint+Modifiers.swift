@@ -31,6 +31,7 @@ extension Endpoint {
   }
 
   /// Appends the query parameters of a keyed `Encodable` (a struct of filters), in declaration order.
+  @_disfavoredOverload
   public func query(_ parameters: some Encodable & Sendable) -> Endpoint {
     with { $0.queryParts.append(.encodable { encoder in try encoder.encode(parameters) }) }
   }
@@ -68,6 +69,7 @@ extension Endpoint {
   }
 
   /// Sets an `application/x-www-form-urlencoded` body from a keyed `Encodable`.
+  @_disfavoredOverload
   public func body(form value: some Encodable & Sendable) -> Endpoint {
     body(.form(value))
   }

@@ -25,6 +25,7 @@ public struct Payload: Sendable {
   }
 
   /// An `application/x-www-form-urlencoded` body from any keyed `Encodable`, with the query encoder's options.
+  @_disfavoredOverload
   public static func form(_ value: some Encodable & Sendable) -> Payload {
     Payload { context in
       let text = try context.queryEncoder.percentEncodedString(value)

@@ -6,7 +6,7 @@ extension CourierError {
   public struct Kind: Sendable, Hashable, CustomStringConvertible {
     enum Base: String, Sendable, Hashable {
       case invalidURL, invalidRequest, encoding, noConnection, timeout, connectionLost, cancelled, tls, transport
-      case unacceptableStatus, decoding
+      case unacceptableStatus, decoding, unauthorized
     }
 
     let base: Base
@@ -33,6 +33,8 @@ extension CourierError {
     public static let unacceptableStatus = Kind(base: .unacceptableStatus)
     /// The response body could not be decoded; ``CourierError/body`` keeps the bytes.
     public static let decoding = Kind(base: .decoding)
+    /// The credentials were rejected and could not be refreshed; the user has to sign in again.
+    public static let unauthorized = Kind(base: .unauthorized)
 
     /// The kind's name, e.g. `timeout`.
     public var description: String { base.rawValue }

@@ -84,6 +84,9 @@ extension CourierError {
   public var isCancellation: Bool { kind == .cancelled }
   /// True when the host could not be reached at all (offline, DNS failure, connection refused).
   public var isNoConnection: Bool { kind == .noConnection }
+  /// True when the credentials were rejected for good: a failed token refresh, or a 401 the auth interceptor could
+  /// not cure.
+  public var isUnauthorized: Bool { kind == .unauthorized || status?.code == 401 }
 }
 
 extension CourierError: CustomStringConvertible, CustomDebugStringConvertible {
@@ -93,7 +96,7 @@ extension CourierError: CustomStringConvertible, CustomDebugStringConvertible {
     if let request {
       parts.append("\(request.method) \(request.url?.absoluteString ?? request.path ?? "")")
     }
-    if let status { parts.append("→ \(status.code) \(status.reasonPhrase)") }
+    if let status { parts.append("→ \(status.code) \(status.phrase)") }
     parts.append(detail)
     return parts.joined(separator: " ")
   }

@@ -10,4 +10,17 @@ enum PathParameter {
     }
     return value
   }
+
+  /// Longest `{key}` the probe routes accept.
+  static let maxKeyLength = 200
+
+  /// The text captured as `{name}`, as it appears in the path (still percent-encoded); 400 `invalid_parameter`
+  /// when it is longer than ``maxKeyLength``.
+  static func key(_ name: String = "key", in context: DemoContext) throws -> String {
+    let raw = context.parameters.get(name) ?? ""
+    guard !raw.isEmpty, raw.count <= maxKeyLength else {
+      throw APIError.invalidParameter(name, "Path parameter '\(name)' must be 1 to \(maxKeyLength) characters long")
+    }
+    return raw
+  }
 }

@@ -27,12 +27,13 @@ struct AdminRoutes: Sendable {
     return try JSONResponse.make(["refreshFailure": body.enabled])
   }
 
-  /// `{"refreshCalls": N, "requests": {"<METHOD> <pattern>": count}}`.
+  /// `{"refreshCalls": N, "requests": {"<METHOD> <pattern>": count}, "maxInFlight": N, "flaky": {"<key>": N}}`.
   @Sendable func stats(_ request: Request, _ context: DemoContext) async throws -> Response {
     try JSONResponse.make(await state.stats())
   }
 
-  /// Back to the seed data; counters zeroed and tokens dropped → `{"reset": true}`.
+  /// Back to the seed data; counters (flaky attempts, counted hits, max in flight too) zeroed and tokens dropped
+  /// → `{"reset": true}`.
   @Sendable func reset(_ request: Request, _ context: DemoContext) async throws -> Response {
     await state.reset()
     return try JSONResponse.make(["reset": true])

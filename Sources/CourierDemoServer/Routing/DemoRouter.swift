@@ -9,6 +9,9 @@ enum DemoRouter {
       + ProductRoutes(state: state).routes
       + PostRoutes(state: state).routes
       + FaultRoutes().routes
+      + FlakyRoutes(state: state).routes
+      + ConcurrencyRoutes(state: state).routes
+      + CountedRoutes(state: state).routes
       + AdminRoutes(state: state).routes
   }
 

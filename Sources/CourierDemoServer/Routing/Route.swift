@@ -1,8 +1,5 @@
 import Hummingbird
 
-/// The request context every demo route sees.
-typealias DemoContext = BasicRequestContext
-
 /// One endpoint: a method, a path pattern in Hummingbird syntax (`/products/{id}`) and its handler.
 struct Route: Sendable {
   /// The handler's signature.

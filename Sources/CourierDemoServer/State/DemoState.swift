@@ -1,6 +1,7 @@
 import Foundation
 
-/// Everything one running demo server remembers: accounts, tokens, posts, switches and counters.
+/// Everything one running demo server remembers: accounts, tokens, posts, switches and counters (including the
+/// attempts, hits and in-flight probes behind `/flaky`, `/counted` and `/concurrency/probe`).
 ///
 /// Each application built by ``DemoServer`` owns one `DemoState`; nothing is shared between servers.
 actor DemoState {
@@ -16,6 +17,7 @@ actor DemoState {
   private var refreshFailureEnabled = false
   private var refreshCalls = 0
   private var requestCounts: [String: Int] = [:]
+  private var probes = ProbeCounters()
   private let clock = ContinuousClock()
 
   /// Creates state holding the seed data.
@@ -122,6 +124,38 @@ actor DemoState {
     posts.removeValue(forKey: id) != nil
   }
 
+  // MARK: Retry, de-duplication and concurrency probes
+
+  /// Counts a request to `/flaky/{key}`; returns the key's attempts including this one.
+  func recordFlakyAttempt(key: String) -> Int {
+    probes.recordFlakyAttempt(key: key)
+  }
+
+  /// Requests to `/flaky/{key}` so far.
+  func flakyAttempts(key: String) -> Int {
+    probes.flakyAttempts[key, default: 0]
+  }
+
+  /// Counts a hit on `/counted/{key}`; returns the key's hits including this one.
+  func recordHit(key: String) -> Int {
+    probes.recordHit(key: key)
+  }
+
+  /// Hits on `/counted/{key}` so far.
+  func hits(key: String) -> Int {
+    probes.countedHits[key, default: 0]
+  }
+
+  /// A `/concurrency/probe` starts; returns how many are in flight including it.
+  func beginProbe() -> Int {
+    probes.beginProbe()
+  }
+
+  /// A `/concurrency/probe` ends; returns the most ever in flight at once.
+  func endProbe() -> Int {
+    probes.endProbe()
+  }
+
   // MARK: Admin
 
   /// Makes every current access token expired; returns how many were still valid.
@@ -141,10 +175,16 @@ actor DemoState {
 
   /// The counters.
   func stats() -> Stats {
-    Stats(refreshCalls: refreshCalls, requests: requestCounts)
+    Stats(
+      refreshCalls: refreshCalls,
+      requests: requestCounts,
+      maxInFlight: probes.maxInFlight,
+      flaky: probes.flakyAttempts
+    )
   }
 
-  /// Returns everything to the seed data: accounts, posts, tokens, switches and counters.
+  /// Returns everything to the seed data: accounts, posts, tokens, switches and counters (probes still in flight
+  /// stay counted as in flight).
   func reset() {
     accounts = SeedData.accounts
     posts = SeedData.postsByID
@@ -153,5 +193,6 @@ actor DemoState {
     refreshFailureEnabled = false
     refreshCalls = 0
     requestCounts = [:]
+    probes.reset()
   }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Testing
 
 @testable import CourierDemoServer
 
@@ -27,6 +28,26 @@ enum TestSupport {
     try await server(options: options).makeApplication().test(.router) { client in
       try await test(client)
     }
+  }
+
+  /// Runs `test` against a live server on 127.0.0.1 and stops the server afterwards, also when `test` throws.
+  static func withLiveServer<Value: Sendable>(
+    _ test: @Sendable (RunningDemoServer) async throws -> Value
+  ) async throws -> Value {
+    let server = try await server().start()
+    do {
+      let value = try await test(server)
+      await server.stop()
+      return value
+    } catch {
+      await server.stop()
+      throw error
+    }
+  }
+
+  /// The URL of `pathAndQuery` (e.g. `/flaky/k?failures=1`) on `server`.
+  static func url(_ pathAndQuery: String, on server: RunningDemoServer) throws -> URL {
+    try #require(URL(string: server.baseURL.absoluteString + pathAndQuery))
   }
 
   /// A decoder matching the server's encoder (ISO 8601 dates).

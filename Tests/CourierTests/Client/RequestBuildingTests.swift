@@ -31,11 +31,25 @@ import Testing
 
   @Test func percentEncodesPathSegmentsButKeepsSlashesAndEscapes() throws {
     #expect(try url("https://x.test", "/users/John Doe") == "https://x.test/users/John%20Doe")
-    #expect(try url("https://x.test", "/files/a?b#c") == "https://x.test/files/a%3Fb%23c")
+    #expect(try url("https://x.test", "/files/a b#c") == "https://x.test/files/a%20b%23c")
     #expect(try url("https://x.test", "/tags/café/日本") == "https://x.test/tags/caf%C3%A9/%E6%97%A5%E6%9C%AC")
     #expect(try url("https://x.test", "/already%20encoded") == "https://x.test/already%20encoded")
     #expect(try url("https://x.test", "/100%") == "https://x.test/100%25")
     #expect(try url("https://x.test", "/a:b@c;d=e+f") == "https://x.test/a:b@c;d=e+f")
+  }
+
+  @Test func aQuestionMarkInThePathStartsAQueryKeptBeforeTheEndpointQuery() throws {
+    #expect(try url("https://x.test/v1", "/search?q=a b&tag=c#d") == "https://x.test/v1/search?q=a%20b&tag=c%23d")
+    let request = try client.request(for: Endpoint<Empty>.get("/search?q=x", query: ["page": 2]))
+    #expect(request.path == "/v1/search?q=x&page=2")
+    #expect(try url("https://x.test", "/a?") == "https://x.test/a")
+  }
+
+  @Test func sameTypedDictionaryLiteralsKeepTheirOrder() throws {
+    let request = try client.request(for: Endpoint<Empty>.get("/a").query(["z": "1", "a": "2"]))
+    #expect(request.path == "/v1/a?z=1&a=2")
+    let form = try client.request(for: Endpoint<Empty>.post("/a").body(form: ["z": "1", "a": "2"]))
+    #expect(form.headerFields[.contentType] == "application/x-www-form-urlencoded")
   }
 
   @Test func absoluteURLsIgnoreTheBase() throws {

@@ -244,3 +244,12 @@ import Testing
     #expect(requests.allSatisfy { $0.headerFields[HTTPField.Name("X-API-Key")!] == "k" })
   }
 }
+
+@Suite struct StatusPhraseTests {
+  @Test func missingReasonPhrasesComeFromTheRegistry() {
+    #expect(HTTPResponse.Status(code: 204, reasonPhrase: "").phrase == "No Content")
+    #expect(HTTPResponse.Status(code: 418, reasonPhrase: "").phrase == "")
+    #expect(HTTPResponse.Status(code: 200, reasonPhrase: "Fine").phrase == "Fine")
+    #expect(HTTPResponse.Status.standardPhrase(for: 429) == "Too Many Requests")
+  }
+}

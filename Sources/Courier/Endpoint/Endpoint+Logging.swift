@@ -1,0 +1,28 @@
+import Foundation
+
+extension Endpoint {
+  /// Turns logging of this call on or off; read by ``LoggingInterceptor``.
+  ///
+  /// A call that is not logged leaves no line at all: no request, response, cURL command or error. Use it for
+  /// noisy polling, or for calls whose URL or headers are sensitive beyond what redaction hides.
+  ///
+  /// ```swift
+  /// let heartbeat = Endpoint<Empty>.get("/ping").logging(false)
+  /// ```
+  public func logging(_ enabled: Bool) -> Endpoint {
+    with { $0.options.isLogged = enabled }
+  }
+
+  /// Lets ``LoggingInterceptor`` log this call's request and response bodies, or not.
+  ///
+  /// With `false`, the request and response lines (and the headers, redacted) are still logged, but no body is,
+  /// and the cURL command leaves the body out. Use it for bodies that hold secrets redaction cannot name, such as
+  /// documents or personal data.
+  ///
+  /// ```swift
+  /// let upload = Endpoint<Receipt>.post("/records", body: medicalRecord).logsBodies(false)
+  /// ```
+  public func logsBodies(_ enabled: Bool) -> Endpoint {
+    with { $0.options.logsBodies = enabled }
+  }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Ends a request by dropping its connection instead of answering (`/flaky/{key}?mode=reset`).
+enum ConnectionDrop {
+  /// Thrown by the body of the response ``response(dropping:context:)`` returns, so nothing is ever written.
+  struct Dropped: Error, Sendable {}
+
+  /// How long the drop waits for the rest of the request body before resetting anyway.
+  static let bodyWait: Duration = .milliseconds(500)
+
+  /// Reads the request body to its end (waiting at most ``bodyWait``), then resets the connection before any byte
+  /// of a response is written.
+  ///
+  /// With `SO_LINGER` set to 0 the close sends a TCP RST, so the client sees "connection reset by peer" rather
+  /// than an HTTP status (URLSession: `URLError.networkConnectionLost`; a plain close would be "Empty reply from
+  /// server", which FoundationNetworking reports as `badServerResponse`). The returned response only exists to
+  /// satisfy the router: its body throws ``Dropped`` (writing to the closed channel would fail anyway). In-memory
+  /// router tests, which have no socket, see ``Dropped`` thrown by the test client.
+  static func response(dropping request: Request, context: DemoContext) async -> Response {
+    // Reading the body first means the client is done sending and sees the reset while it waits for the
+    // response, not a failed send. The wait is bounded because some clients never send the body they announced:
+    // FoundationNetworking, when libcurl silently replays a request on a fresh connection, sends the headers of a
+    // POST again but not its body.
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        do {
+          for try await _ in request.body {}
+        } catch {
+          // The connection is going away anyway.
+        }
+      }
+      group.addTask {
+        try? await Task.sleep(for: bodyWait)
+      }
+      await group.next()
+      group.cancelAll()
+    }
+    let channel = context.channel
+    if let socket = channel as? any SocketOptionProvider {
+      try? await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+    }
+    try? await channel.close()
+    return Response(status: .internalServerError, body: ResponseBody { _ in throw Dropped() })
+  }
+}

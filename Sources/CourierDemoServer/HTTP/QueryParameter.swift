@@ -1,0 +1,27 @@
+/// Reads integer query parameters, answering 400 `invalid_parameter` (naming the parameter) for bad values.
+enum QueryParameter {
+  /// The integer sent as `name`, or `nil` when absent; 400 unless it is an integer within `range`.
+  static func int(_ name: String, in query: QueryString, range: ClosedRange<Int>) throws -> Int? {
+    guard let raw = query.first(name) else { return nil }
+    guard let value = Int(raw), range.contains(value) else {
+      throw APIError.invalidParameter(
+        name,
+        "Invalid value '\(raw)' for parameter '\(name)': expected an integer from \(range.lowerBound) to "
+          + "\(range.upperBound)"
+      )
+    }
+    return value
+  }
+
+  /// A wait in milliseconds: `fallback` when absent, larger values capped at `cap`; 400 unless an integer ≥ 0.
+  static func milliseconds(_ name: String, in query: QueryString, default fallback: Int, cap: Int) throws -> Int {
+    guard let raw = query.first(name) else { return fallback }
+    guard let value = Int(raw), value >= 0 else {
+      throw APIError.invalidParameter(
+        name,
+        "Invalid value '\(raw)' for parameter '\(name)': expected an integer ≥ 0 (milliseconds)"
+      )
+    }
+    return min(value, cap)
+  }
+}

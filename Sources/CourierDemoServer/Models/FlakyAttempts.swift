@@ -1,0 +1,7 @@
+/// `/flaky/{key}` once it succeeds, and `GET /flaky/{key}/attempts`: `{"key": "k", "attempts": 3}`.
+struct FlakyAttempts: Codable, Sendable, Equatable {
+  /// The key from the path.
+  var key: String
+  /// Requests to `/flaky/{key}` for this key so far, failed ones included.
+  var attempts: Int
+}

@@ -1,0 +1,206 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import Courier
+
+/// What `/admin/stats` reports.
+struct DemoStats: Decodable, Sendable {
+  var refreshCalls: Int
+  var requests: [String: Int]
+  var maxInFlight: Int?
+  var flaky: [String: Int]?
+}
+
+struct Attempts: Decodable, Sendable {
+  var key: String
+  var attempts: Int
+}
+
+struct Hits: Decodable, Sendable {
+  var key: String
+  var hits: Int
+}
+
+extension APIClient {
+  func stats() async throws -> DemoStats { try await value(Endpoint<DemoStats>.get("/admin/stats").withoutAuthentication()) }
+
+  func login() async throws -> AuthToken {
+    let tokens = try await value(Endpoint<Tokens>.post("/auth/login", body: Credentials()).withoutAuthentication())
+    return AuthToken(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
+  }
+}
+
+/// A provider that refreshes against the demo API's `/auth/refresh`.
+func demoTokenProvider(_ baseURL: URL, store: any TokenStore) -> StoredTokenProvider {
+  let refresher = APIClient(baseURL: baseURL)
+  return StoredTokenProvider(store: store) { old in
+    let tokens = try await refresher.value(
+      Endpoint<Tokens>.post("/auth/refresh", body: ["refreshToken": old.refreshToken ?? ""]).asTokenRefresh())
+    return AuthToken(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
+  }
+}
+
+@Suite struct AuthEndToEndTests {
+  @Test func twoHundredConcurrentRequestsWithAnExpiredTokenCauseOneRefresh() async throws {
+    try await withDemoServer { plain, baseURL in
+      let store = InMemoryTokenStore(try await plain.login())
+      try await plain.send(Endpoint<Empty>.post("/admin/expire-tokens"))
+      let client = APIClient(baseURL: baseURL) {
+        $0.interceptors = [AuthInterceptor(provider: demoTokenProvider(baseURL, store: store))]
+      }
+      let names = try await withThrowingTaskGroup(of: String.self) { group in
+        for _ in 0..<200 { group.addTask { try await client.value(Endpoint<DemoUser>.get("/users/me")).name } }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(names.count == 200)
+      #expect(Set(names) == ["Demo User"])
+      let stats = try await plain.stats()
+      #expect(stats.refreshCalls == 1)
+      #expect(stats.requests["GET /users/me"].map { (200...400).contains($0) } == true)
+    }
+  }
+
+  @Test func failingRefreshFailsAllTwoHundredTypedWithOneRefresh() async throws {
+    try await withDemoServer { plain, baseURL in
+      let store = InMemoryTokenStore(try await plain.login())
+      try await plain.send(Endpoint<Empty>.post("/admin/expire-tokens"))
+      try await plain.send(Endpoint<Empty>.post("/admin/refresh-failure", body: ["enabled": true]))
+      let signOuts = Locked(0)
+      let client = APIClient(baseURL: baseURL) {
+        $0.interceptors = [
+          AuthInterceptor(provider: demoTokenProvider(baseURL, store: store)) { _ in signOuts.withLock { $0 += 1 } }
+        ]
+      }
+      let kinds = await withTaskGroup(of: CourierError.Kind?.self) { group in
+        for _ in 0..<200 {
+          group.addTask {
+            do {
+              _ = try await client.send(Endpoint<DemoUser>.get("/users/me"))
+              return nil
+            } catch { return (error as? CourierError)?.kind }
+          }
+        }
+        return await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(kinds.count == 200)
+      #expect(kinds.allSatisfy { $0 == .unauthorized })
+      let stats = try await plain.stats()
+      #expect(stats.refreshCalls == 1)
+      #expect(signOuts.withLock { $0 } == 1)
+      #expect(try await store.load() == nil)
+    }
+  }
+
+  @Test func a401AfterAFreshRefreshIsNotRefreshedAgain() async throws {
+    try await withDemoServer { plain, baseURL in
+      let refreshes = Locked(0)
+      let provider = StoredTokenProvider(store: InMemoryTokenStore(AuthToken(accessToken: "stale"))) { _ in
+        refreshes.withLock { $0 += 1 }
+        return AuthToken(accessToken: "also-rejected")
+      }
+      let client = APIClient(baseURL: baseURL) {
+        $0.interceptors = [AuthInterceptor(provider: provider)]
+        $0.serverErrorType = DemoError.self
+      }
+      let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<DemoUser>.get("/users/me")) }
+      #expect(error?.status == .unauthorized)
+      #expect(error?.isUnauthorized == true)
+      #expect(refreshes.withLock { $0 } == 1)
+      let stats = try await plain.stats()
+      #expect(stats.requests["GET /users/me"] == 2)
+    }
+  }
+}
+
+@Suite struct RetryEndToEndTests {
+  func client(_ baseURL: URL, _ clock: RecordingClock, attempts: Int = 4) -> APIClient {
+    APIClient(baseURL: baseURL) {
+      $0.interceptors = [RetryInterceptor(policy: RetryPolicy(maxAttempts: attempts), clock: clock, random: { 1 })]
+    }
+  }
+
+  @Test func a503WithRetryAfterIsRetriedUntilItSucceeds() async throws {
+    try await withDemoServer { plain, baseURL in
+      let clock = RecordingClock()
+      let result = try await client(baseURL, clock).value(
+        Endpoint<Attempts>.get("/flaky/ra").query(["failures": 3, "retryAfter": 2]))
+      #expect(result.attempts == 4)
+      #expect(clock.recorded == [2, 2, 2])
+      #expect(try await plain.value(Endpoint<Attempts>.get("/flaky/ra/attempts")).attempts == 4)
+    }
+  }
+
+  @Test func retryAfterAsAnHTTPDateIsHonoured() async throws {
+    try await withDemoServer { _, baseURL in
+      let clock = RecordingClock()
+      let real = APIClient(baseURL: baseURL) {
+        $0.interceptors = [RetryInterceptor(policy: RetryPolicy(maxAttempts: 2), clock: DateOnlyClock(clock: clock))]
+      }
+      _ = try await real.value(Endpoint<Attempts>.get("/flaky/date").query(["failures": 1, "retryAfterDate": 30]))
+      let waited = try #require(clock.recorded.first)
+      #expect((27...31).contains(waited), "waited \(waited) s")
+    }
+  }
+
+  @Test func droppedConnectionsAreRetriedAndCounted() async throws {
+    try await withDemoServer { plain, baseURL in
+      let clock = RecordingClock()
+      let result = try await client(baseURL, clock).value(
+        Endpoint<Attempts>.get("/flaky/reset").query(["failures": 2, "mode": "reset"]))
+      #expect(result.attempts == 3)
+      #expect(clock.recorded == [0.5, 1])
+      #expect(try await plain.value(Endpoint<Attempts>.get("/flaky/reset/attempts")).attempts == 3)
+    }
+  }
+
+  @Test func aPOSTWithoutIdempotencyKeyIsAttemptedOnce() async throws {
+    try await withDemoServer { plain, baseURL in
+      let client = client(baseURL, RecordingClock())
+      let error = await #expect(throws: CourierError.self) {
+        try await client.send(Endpoint<Attempts>.post("/flaky/post", body: ["a": 1]).query(["failures": 2]))
+      }
+      #expect(error?.status == .serviceUnavailable)
+      #expect(try await plain.value(Endpoint<Attempts>.get("/flaky/post/attempts")).attempts == 1)
+      let keyed = try await client.value(
+        Endpoint<Attempts>.post("/flaky/keyed", body: ["a": 1]).query(["failures": 2]).idempotencyKey())
+      #expect(keyed.attempts == 3)
+    }
+  }
+}
+
+/// The real time for `Retry-After` dates, with recorded, instant sleeps.
+struct DateOnlyClock: DelayClock {
+  let clock: RecordingClock
+  var now: Date { Date() }
+  func sleep(seconds: TimeInterval) async throws { try await clock.sleep(seconds: seconds) }
+}
+
+@Suite struct LimitsEndToEndTests {
+  @Test func fiveHundredRequestsWithLimitEightNeverExceedEight() async throws {
+    try await withDemoServer { plain, baseURL in
+      let client = APIClient(baseURL: baseURL) { $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 8)] }
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<500 { group.addTask { try await client.send(Endpoint<Empty>.get("/concurrency/probe").query(["ms": 5])) } }
+        try await group.waitForAll()
+      }
+      let stats = try await plain.stats()
+      #expect(stats.maxInFlight.map { (1...8).contains($0) } == true, "max in flight \(String(describing: stats.maxInFlight))")
+      #expect(stats.requests["GET /concurrency/probe"] == 500)
+    }
+  }
+
+  @Test func fiftyIdenticalGETsWithDeduplicationReachTheServerOnce() async throws {
+    try await withDemoServer { plain, baseURL in
+      let client = APIClient(baseURL: baseURL) { $0.interceptors = [DeduplicationInterceptor()] }
+      let hits = try await withThrowingTaskGroup(of: Int.self) { group in
+        for _ in 0..<50 {
+          group.addTask { try await client.value(Endpoint<Hits>.get("/counted/d").query(["ms": 300]).deduplicated()).hits }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(hits == Array(repeating: 1, count: 50))
+      #expect(try await plain.value(Endpoint<Hits>.get("/counted/d/hits")).hits == 1)
+    }
+  }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import Courier
+
+@Suite struct RetryPolicyTests {
+  @Test func backoffGrowsExponentiallyWithFullJitterAndACap() {
+    let policy = RetryPolicy(maxDelay: 3)
+    #expect(policy.backoff(beforeRetry: 1, random: 1) == 0.5)
+    #expect(policy.backoff(beforeRetry: 2, random: 1) == 1)
+    #expect(policy.backoff(beforeRetry: 3, random: 1) == 2)
+    #expect(policy.backoff(beforeRetry: 4, random: 1) == 3)
+    #expect(policy.backoff(beforeRetry: 10, random: 0.5) == 1.5)
+    #expect(policy.backoff(beforeRetry: 2, random: 0) == 0)
+    #expect(RetryPolicy(jitter: false).backoff(beforeRetry: 2, random: 0) == 1)
+  }
+
+  @Test func retryAfterInSecondsAndAsAnHTTPDate() {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    func response(_ code: Int, _ value: String) -> HTTPResponse {
+      HTTPResponse(status: .init(code: code), headerFields: [.retryAfter: value])
+    }
+    #expect(RetryPolicy.retryAfter(in: response(503, "7"), now: now) == 7)
+    #expect(RetryPolicy.retryAfter(in: response(429, " 0 "), now: now) == 0)
+    #expect(RetryPolicy.retryAfter(in: response(503, HTTPDate.format(now.addingTimeInterval(42))), now: now) == 42)
+    #expect(RetryPolicy.retryAfter(in: response(503, HTTPDate.format(now.addingTimeInterval(-5))), now: now) == 0)
+    #expect(RetryPolicy.retryAfter(in: response(503, "Sunday, 06-Nov-94 08:49:37 GMT"), now: now) == 0)
+    #expect(RetryPolicy.retryAfter(in: response(503, "soon"), now: now) == nil)
+    #expect(RetryPolicy.retryAfter(in: response(503, "-3"), now: now) == nil)
+    #expect(RetryPolicy.retryAfter(in: response(500, "7"), now: now) == nil, "only 429 and 503 carry Retry-After")
+  }
+
+  @Test func httpDateParsesAllThreeForms() {
+    let expected = Date(timeIntervalSince1970: 784_111_777)
+    #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == expected)
+    #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == expected)
+    #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == expected)
+    #expect(HTTPDate.format(expected) == "Sun, 06 Nov 1994 08:49:37 GMT")
+  }
+
+  @Test func idempotencyRules() {
+    let policy = RetryPolicy()
+    for method in [HTTPRequest.Method.get, .head, .put, .delete, .options, .trace] {
+      #expect(policy.allowsRetry(of: HTTPRequest(method: method, scheme: "https", authority: "x", path: "/")))
+    }
+    #expect(!policy.allowsRetry(of: HTTPRequest(method: .post, scheme: "https", authority: "x", path: "/")))
+    #expect(!policy.allowsRetry(of: HTTPRequest(method: .patch, scheme: "https", authority: "x", path: "/")))
+    let keyed = HTTPRequest(
+      method: .post, scheme: "https", authority: "x", path: "/", headerFields: [HTTPField.Name("Idempotency-Key")!: "k"])
+    #expect(policy.allowsRetry(of: keyed))
+  }
+}
+
+@Suite struct RetryInterceptorTests {
+  /// A transport that fails `failures` times with `failure`, then answers 200.
+  func flaky(failures: Int, _ failure: @escaping @Sendable (Int) throws -> (HTTPResponse, Data)) -> ClosureTransport {
+    let count = Locked(0)
+    return ClosureTransport { _, _ in
+      let attempt = count.withLock { value in
+        value += 1
+        return value
+      }
+      if attempt <= failures { return try failure(attempt) }
+      return (HTTPResponse(status: .ok), Data("{}".utf8))
+    }
+  }
+
+  func client(_ transport: ClosureTransport, _ clock: RecordingClock, policy: RetryPolicy = RetryPolicy()) -> APIClient {
+    .stubbed(transport) { $0.interceptors = [RetryInterceptor(policy: policy, clock: clock, random: { 1 })] }
+  }
+
+  @Test func retries503UntilSuccessWaitingRetryAfter() async throws {
+    let transport = flaky(failures: 2) { _ in (HTTPResponse(status: .serviceUnavailable, headerFields: [.retryAfter: "4"]), Data()) }
+    let clock = RecordingClock()
+    let response = try await client(transport, clock).send(Endpoint<Empty>.get("/a"))
+    #expect(response.status == .ok)
+    #expect(transport.requests.count == 3)
+    #expect(clock.recorded == [4, 4])
+  }
+
+  @Test func backoffDelaysFollowThePolicyWithoutRetryAfter() async throws {
+    let transport = flaky(failures: 3) { _ in (HTTPResponse(status: .badGateway), Data()) }
+    let clock = RecordingClock()
+    try await client(transport, clock, policy: RetryPolicy(maxAttempts: 4)).send(Endpoint<Empty>.get("/a"))
+    #expect(transport.requests.count == 4)
+    #expect(clock.recorded == [0.5, 1, 2])
+  }
+
+  @Test func givesUpAfterMaxAttemptsWithTheLastResponse() async {
+    let transport = flaky(failures: 10) { _ in (HTTPResponse(status: .serviceUnavailable), Data("down".utf8)) }
+    let clock = RecordingClock()
+    let error = await #expect(throws: CourierError.self) { try await client(transport, clock).send(Endpoint<Empty>.get("/a")) }
+    #expect(error?.status == .serviceUnavailable)
+    #expect(error?.body == Data("down".utf8))
+    #expect(transport.requests.count == 3)
+  }
+
+  @Test func retryAfterLongerThanTheMaximumEndsRetries() async {
+    let transport = flaky(failures: 1) { _ in (HTTPResponse(status: .tooManyRequests, headerFields: [.retryAfter: "3600"]), Data()) }
+    let clock = RecordingClock()
+    let error = await #expect(throws: CourierError.self) { try await client(transport, clock).send(Endpoint<Empty>.get("/a")) }
+    #expect(error?.status == .tooManyRequests)
+    #expect(transport.requests.count == 1)
+    #expect(clock.recorded.isEmpty)
+  }
+
+  @Test func postWithoutIdempotencyKeyIsSentOnceAndWithOneIsRetried() async throws {
+    let once = flaky(failures: 1) { _ in (HTTPResponse(status: .serviceUnavailable), Data()) }
+    let clock = RecordingClock()
+    await #expect(throws: CourierError.self) { try await client(once, clock).send(Endpoint<Empty>.post("/a", body: ["x": 1])) }
+    #expect(once.requests.count == 1)
+    let keyed = flaky(failures: 1) { _ in (HTTPResponse(status: .serviceUnavailable), Data()) }
+    try await client(keyed, clock).send(Endpoint<Empty>.post("/a", body: ["x": 1]).idempotencyKey("k-1"))
+    #expect(keyed.requests.count == 2)
+    #expect(keyed.bodies.allSatisfy { $0 == Data(#"{"x":1}"#.utf8) }, "the body is replayed intact")
+  }
+
+  @Test(arguments: [URLError.Code.timedOut, .networkConnectionLost, .cannotConnectToHost])
+  func transientTransportFailuresAreRetried(_ code: URLError.Code) async throws {
+    let transport = flaky(failures: 2) { _ in throw URLError(code) }
+    try await client(transport, RecordingClock()).send(Endpoint<Empty>.get("/a"))
+    #expect(transport.requests.count == 3)
+  }
+
+  @Test func cancellationAndPermanentErrorsAreNotRetried() async {
+    for failure in [URLError(.cancelled), URLError(.badURL), URLError(.secureConnectionFailed)] {
+      let transport = flaky(failures: 5) { _ in throw failure }
+      await #expect(throws: CourierError.self) { try await client(transport, RecordingClock()).send(Endpoint<Empty>.get("/a")) }
+      #expect(transport.requests.count == 1, "\(failure.code)")
+    }
+  }
+
+  @Test func nonRetryableStatusesAndOptOutsAreSentOnce() async {
+    let notFound = flaky(failures: 5) { _ in (HTTPResponse(status: .notFound), Data()) }
+    await #expect(throws: CourierError.self) { try await client(notFound, RecordingClock()).send(Endpoint<Empty>.get("/a")) }
+    #expect(notFound.requests.count == 1)
+    let optedOut = flaky(failures: 5) { _ in (HTTPResponse(status: .serviceUnavailable), Data()) }
+    await #expect(throws: CourierError.self) {
+      try await client(optedOut, RecordingClock()).send(Endpoint<Empty>.get("/a").retries(false))
+    }
+    #expect(optedOut.requests.count == 1)
+  }
+
+  @Test func aSingleUseBodyIsNotRetried() async {
+    let transport = flaky(failures: 5) { _ in (HTTPResponse(status: .serviceUnavailable), Data()) }
+    let stream = AsyncStream<Data> { continuation in
+      continuation.yield(Data("x".utf8))
+      continuation.finish()
+    }
+    let endpoint = Endpoint<Empty>.put("/a").body(.body(HTTPBody(stream, length: .known(1))))
+    await #expect(throws: CourierError.self) { try await client(transport, RecordingClock()).send(endpoint) }
+    #expect(transport.requests.count == 1)
+  }
+
+  @Test func cancellingDuringTheWaitStopsAtOnce() async {
+    let transport = flaky(failures: 5) { _ in (HTTPResponse(status: .serviceUnavailable, headerFields: [.retryAfter: "30"]), Data()) }
+    let client = APIClient.stubbed(transport) { $0.interceptors = [RetryInterceptor()] }
+    let stopwatch = Stopwatch()
+    let task = Task { try await client.send(Endpoint<Empty>.get("/a")) }
+    try? await pause(milliseconds: 100)
+    task.cancel()
+    let error = await #expect(throws: CourierError.self) { try await task.value }
+    #expect(error?.isCancellation == true)
+    #expect(stopwatch.elapsed < 5)
+    #expect(transport.requests.count == 1)
+  }
+
+  @Test func eventsReportRetriesAndFinalMetrics() async throws {
+    let events = Locked<[CourierEvent]>([])
+    let transport = flaky(failures: 2) { _ in (HTTPResponse(status: .serviceUnavailable), Data()) }
+    let client = APIClient.stubbed(transport) {
+      $0.interceptors = [RetryInterceptor(clock: RecordingClock(), random: { 0.5 })]
+      $0.eventHandler = { event in events.withLock { $0.append(event) } }
+    }
+    try await client.send(Endpoint<Empty>.put("/a", body: ["k": "v"]))
+    let recorded = events.withLock { $0 }
+    #expect(recorded.count == 7)
+    guard case .started = recorded.first, case .finished(_, let metrics, let error) = recorded.last else {
+      Issue.record("unexpected events \(recorded)")
+      return
+    }
+    #expect(error == nil)
+    #expect(metrics.attempts == 3)
+    #expect(metrics.bytesSent == 3 * 9)
+    #expect(metrics.bytesReceived == 2)
+    #expect(metrics.status == 200)
+    let retries = recorded.compactMap { event -> (Int, TimeInterval)? in
+      if case .retrying(_, let attempt, let delay, _) = event { return (attempt, delay) }
+      return nil
+    }
+    #expect(retries.map(\.0) == [2, 3])
+    #expect(retries.map(\.1) == [0.25, 0.5])
+  }
+}
