@@ -10,6 +10,8 @@ let package = Package(
   platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
   products: [
     .library(name: "Courier", targets: ["Courier"]),
+    .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+    .library(name: "CourierTesting", targets: ["CourierTesting"]),
     .library(name: "CourierDemoServer", targets: ["CourierDemoServer"]),
     .executable(name: "courier-demo", targets: ["courier-demo"]),
   ],
@@ -20,6 +22,7 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
   ],
   targets: [
     .target(
@@ -28,6 +31,24 @@ let package = Package(
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "CourierAsyncHTTPClient",
+      dependencies: [
+        "Courier",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "CourierTesting",
+      dependencies: [
+        "Courier",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       swiftSettings: swiftSettings
     ),
@@ -47,6 +68,7 @@ let package = Package(
       name: "courier-demo",
       dependencies: [
         "Courier",
+        "CourierAsyncHTTPClient",
         "CourierDemoServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -54,7 +76,12 @@ let package = Package(
     ),
     .testTarget(
       name: "CourierTests",
-      dependencies: ["Courier", "CourierDemoServer"],
+      dependencies: ["Courier", "CourierAsyncHTTPClient", "CourierTesting", "CourierDemoServer"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "CourierTestingTests",
+      dependencies: ["Courier", "CourierTesting", "CourierDemoServer"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

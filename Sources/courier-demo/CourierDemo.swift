@@ -1,4 +1,5 @@
 import ArgumentParser
+import Courier
 import CourierDemoServer
 import Foundation
 
@@ -22,7 +23,7 @@ extension CourierDemo {
       let server = try await DemoServer().start(host: "127.0.0.1", port: 0)
       print("Courier demo API listening on \(server.baseURL.absoluteString)\n")
       do {
-        try await TourSteps(baseURL: server.baseURL).run()
+        try await TourSteps(baseURL: server.baseURL, transport: URLSessionTransport()).run()
       } catch {
         await server.stop()
         print("\nThe tour failed: \(error)")

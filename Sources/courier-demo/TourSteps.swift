@@ -6,8 +6,14 @@ import HTTPTypes
 struct TourSteps {
   let client: APIClient
 
-  init(baseURL: URL) {
+  let baseURL: URL
+  let transport: any HTTPTransport
+
+  init(baseURL: URL, transport: any HTTPTransport) {
+    self.baseURL = baseURL
+    self.transport = transport
     client = APIClient(baseURL: baseURL) { configuration in
+      configuration.transport = transport
       configuration.serverErrorType = DemoAPIError.self
     }
   }
