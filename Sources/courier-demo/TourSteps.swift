@@ -78,9 +78,11 @@ struct TourSteps {
     } catch let error as CourierError {
       print("  timeout after 0.3 s → isTimeout: \(error.isTimeout), retryable: \(error.isRetryable)")
     }
+
+    try await runInterceptorSteps()
   }
 
-  private func step(_ title: String) {
+  func step(_ title: String) {
     print("\n▸ \(title)")
   }
 }

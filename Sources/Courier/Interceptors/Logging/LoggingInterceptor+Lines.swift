@@ -45,7 +45,7 @@ extension LoggingInterceptor {
     context: RequestContext,
     logger: Logger
   ) {
-    let status = "\(response.status.code) \(response.status.reasonPhrase)"
+    let status = "\(response.status.code) \(response.status.phrase)"
     var size = "streamed"
     var metadata: Logger.Metadata = ["status": "\(response.status.code)", "durationMs": "\(milliseconds)"]
     if let bytes = Self.byteCount(of: body) {
