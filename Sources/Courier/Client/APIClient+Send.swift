@@ -16,7 +16,7 @@ extension APIClient {
         counter &+= 1
         return counter
       },
-      events: EventSink(configuration.eventHandler))
+      events: EventSink(configuration.eventHandler), sample: endpoint.sample)
     var outcome: (response: HTTPResponse?, data: Data?) = (nil, nil)
     do {
       let (request, body) = try makeRequest(endpoint)

@@ -52,6 +52,8 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
   public var options: RequestOptions
   /// The shortest time the call takes, in seconds, so a spinner does not flicker; cancellation is still immediate.
   public var minimumDuration: TimeInterval?
+  /// A canned response for sample mode (previews, demos, tests); see ``sample(_:)``. Never read when sending.
+  public var sample: SampleResponse?
 
   var queryParts: [QueryPart]
   var decodeBody: (@Sendable (Data, HTTPResponse, JSONDecoder) throws -> Value)?

@@ -46,6 +46,8 @@ public protocol EndpointConvertible: Sendable {
   var headers: [HTTPHeader] { get }
   /// The statuses that count as success; 200..<300 by default.
   var acceptedStatuses: StatusCodeSet { get }
+  /// A canned response for sample mode (previews, demos, tests); none by default. See ``SampleResponse``.
+  var sample: SampleResponse? { get }
 
   /// The endpoint this value describes, decoding to `Value`. The default builds it from the requirements above;
   /// implement it to set anything else an ``Endpoint`` can carry.
@@ -65,15 +67,18 @@ extension EndpointConvertible {
   public var headers: [HTTPHeader] { [] }
   /// 200..<300.
   public var acceptedStatuses: StatusCodeSet { .success }
+  /// No sample.
+  public var sample: SampleResponse? { nil }
 
-  /// Builds the endpoint from ``baseURL``, ``path``, ``method``, ``query``, ``body``, ``headers`` and
-  /// ``acceptedStatuses``.
+  /// Builds the endpoint from ``baseURL``, ``path``, ``method``, ``query``, ``body``, ``headers``,
+  /// ``acceptedStatuses`` and ``sample``.
   public func endpoint<Value: Decodable & Sendable>(as type: Value.Type) -> Endpoint<Value> {
     var endpoint = Endpoint<Value>(path, method: method).query(query)
     endpoint.baseURL = baseURL
     endpoint.body = body
     endpoint.headers = headers
     endpoint.acceptedStatuses = acceptedStatuses
+    endpoint.sample = sample
     return endpoint
   }
 }

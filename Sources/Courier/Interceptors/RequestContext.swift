@@ -14,6 +14,8 @@ public struct RequestContext: Sendable {
   public let callID: UInt64
   /// Receives the call's events.
   public var events: EventSink
+  /// The endpoint's sample response, if it declares one; `SampleInterceptor` in CourierTesting answers with it.
+  public var sample: SampleResponse?
 
   /// Creates a context; the client makes one per call.
   public init(
@@ -21,13 +23,15 @@ public struct RequestContext: Sendable {
     transportOptions: TransportOptions = TransportOptions(),
     attempt: Int = 1,
     callID: UInt64 = 0,
-    events: EventSink = EventSink()
+    events: EventSink = EventSink(),
+    sample: SampleResponse? = nil
   ) {
     self.options = options
     self.transportOptions = transportOptions
     self.attempt = attempt
     self.callID = callID
     self.events = events
+    self.sample = sample
   }
 }
 
