@@ -1,0 +1,106 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+extension AsyncHTTPClientTransport {
+  /// What an `HTTPClient` does on its own: follow redirects, inflate compressed bodies, time out connects and reads,
+  /// and retry failed connection attempts.
+  ///
+  /// AsyncHTTPClient sets these per client, not per request, so a configuration describes a client: make the client
+  /// from ``httpClientConfiguration`` and hand both to ``AsyncHTTPClientTransport/init(client:configuration:)``.
+  /// The defaults behave like ``Courier/URLSessionTransport``: redirects are followed (at most 10, no cycles), gzip
+  /// and deflate bodies are inflated, and a refused connection fails at once instead of being retried.
+  ///
+  /// ```swift
+  /// var configuration = AsyncHTTPClientTransport.Configuration()
+  /// configuration.redirects = .disallow          // hand 3xx responses to the caller
+  /// configuration.decompression = .disabled      // keep bodies as the server sent them
+  /// let httpClient = HTTPClient(eventLoopGroupProvider: .singleton,
+  ///                             configuration: configuration.httpClientConfiguration)
+  /// ```
+  public struct Configuration: Sendable {
+    /// Whether and how far the client follows redirects: `.follow(max:allowCycles:)` or `.disallow`.
+    ///
+    /// A streamed request body is sent once, so a redirect after a streamed upload is returned to the caller rather
+    /// than followed.
+    public var redirects: HTTPClient.Configuration.RedirectConfiguration
+    /// Whether the client inflates gzip and deflate response bodies, with a limit against decompression bombs.
+    public var decompression: HTTPClient.Decompression
+    /// The longest wait for a connection to be established, in seconds.
+    public var connectTimeout: TimeInterval
+    /// The longest wait between two reads while a request is in flight, in seconds; `nil` for no limit.
+    ///
+    /// This bounds a stalled response body, which the per-request deadline (it covers the response head only)
+    /// does not.
+    public var readTimeout: TimeInterval?
+    /// Whether a failed connection attempt is retried (with backoff, until the connect timeout or the request's
+    /// deadline) instead of failing the request at once with ``Courier/CourierError/Kind-swift.struct/noConnection``.
+    ///
+    /// Off by default, so that a refused connection is reported as promptly as URLSession reports it and a
+    /// `RetryInterceptor` alone decides whether and when to try again.
+    public var retriesFailedConnections: Bool
+    /// The most connections the client keeps open to one host; further requests wait for a free connection.
+    public var maximumConnectionsPerHost: Int
+
+    /// Creates a configuration; the defaults behave like URLSession.
+    ///
+    /// - Parameters:
+    ///   - redirects: Follow at most 10 redirects without cycles by default.
+    ///   - decompression: Inflate gzip and deflate, refusing bodies that grow more than 25 times.
+    ///   - connectTimeout: 10 seconds by default.
+    ///   - readTimeout: No limit by default.
+    ///   - retriesFailedConnections: `false` by default: a refused connection fails the request at once.
+    ///   - maximumConnectionsPerHost: 8 by default, as in AsyncHTTPClient.
+    public init(
+      redirects: HTTPClient.Configuration.RedirectConfiguration = .follow(max: 10, allowCycles: false),
+      decompression: HTTPClient.Decompression = Configuration.inflatingGzipAndDeflate,
+      connectTimeout: TimeInterval = 10,
+      readTimeout: TimeInterval? = nil,
+      retriesFailedConnections: Bool = false,
+      maximumConnectionsPerHost: Int = 8
+    ) {
+      self.redirects = redirects
+      self.decompression = decompression
+      self.connectTimeout = connectTimeout
+      self.readTimeout = readTimeout
+      self.retriesFailedConnections = retriesFailedConnections
+      self.maximumConnectionsPerHost = maximumConnectionsPerHost
+    }
+
+    /// Inflates gzip and deflate bodies, refusing any that grows more than 25 times (a decompression bomb).
+    public static var inflatingGzipAndDeflate: HTTPClient.Decompression {
+      .enabled(limit: .ratio(25))
+    }
+
+    /// What `HTTPClient.shared` does: follows up to 20 redirects, inflates gzip and deflate, waits up to 90 seconds
+    /// to connect and between reads, and retries failed connection attempts.
+    public static var sharedClient: Configuration {
+      Configuration(
+        redirects: .follow(max: 20, allowCycles: false), decompression: inflatingGzipAndDeflate,
+        connectTimeout: 90, readTimeout: 90, retriesFailedConnections: true, maximumConnectionsPerHost: 8)
+    }
+
+    /// Whether the client inflates compressed bodies, so Courier may advertise `Accept-Encoding`.
+    public var decompresses: Bool {
+      if case .disabled = decompression { return false }
+      return true
+    }
+
+    /// The AsyncHTTPClient configuration that does what this configuration says; make your client from it.
+    ///
+    /// ```swift
+    /// let httpClient = HTTPClient(eventLoopGroupProvider: .singleton,
+    ///                             configuration: configuration.httpClientConfiguration)
+    /// ```
+    public var httpClientConfiguration: HTTPClient.Configuration {
+      var configuration = HTTPClient.Configuration(
+        redirectConfiguration: redirects,
+        timeout: HTTPClient.Configuration.Timeout(
+          connect: TimeAmount(seconds: connectTimeout), read: readTimeout.map(TimeAmount.init(seconds:))),
+        decompression: decompression)
+      configuration.connectionPool.retryConnectionEstablishment = retriesFailedConnections
+      configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = maximumConnectionsPerHost
+      return configuration
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Courier
+import HTTPTypes
+import NIOCore
+
+/// A transport over AsyncHTTPClient: the fast path on Linux and on servers.
+///
+/// Choose it over ``Courier/URLSessionTransport`` when you run on Linux or inside a server, where URLSession
+/// (FoundationNetworking over libcurl) spends far more CPU per request. Request bodies stream to the server chunk by
+/// chunk and response bodies arrive as a stream of chunks, so a large upload or download never sits in memory.
+///
+/// By default the transport sends with `HTTPClient.shared`. Pass your own client to control redirects,
+/// decompression and connection behaviour; build it from a ``Configuration`` so the transport knows what the client
+/// does, and shut it down when you are done with it:
+///
+/// ```swift
+/// let configuration = AsyncHTTPClientTransport.Configuration(redirects: .disallow)
+/// let httpClient = HTTPClient(eventLoopGroupProvider: .singleton,
+///                             configuration: configuration.httpClientConfiguration)
+/// let api = APIClient(baseURL: url) {
+///   $0.transport = AsyncHTTPClientTransport(client: httpClient, configuration: configuration)
+/// }
+/// // ... send requests ...
+/// try await httpClient.shutdown()
+/// ```
+///
+/// The per-request ``Courier/TransportOptions/timeout`` is the deadline for the response head: connecting, sending
+/// the request and waiting for the server's answer. The body then streams for as long as it keeps coming, bounded
+/// by the client's ``Configuration/readTimeout`` (the longest wait between two reads). Cancelling the calling task
+/// cancels the request, also while the response body is being read.
+public struct AsyncHTTPClientTransport: HTTPTransport {
+  /// The client requests are sent with.
+  public let client: HTTPClient
+  /// What ``client`` does with redirects, compressed bodies and failed connections.
+  public let configuration: Configuration
+
+  /// Creates a transport over `HTTPClient.shared`, which follows up to 20 redirects, decompresses gzip and deflate,
+  /// and retries failed connection attempts until the request's deadline.
+  ///
+  /// ```swift
+  /// let api = APIClient(baseURL: url) { $0.transport = AsyncHTTPClientTransport() }
+  /// ```
+  public init() {
+    self.init(client: .shared, configuration: .sharedClient)
+  }
+
+  /// Creates a transport over a client you own (and shut down).
+  ///
+  /// - Parameters:
+  ///   - client: The client to send with.
+  ///   - configuration: What the client was made with; make the client from
+  ///     ``Configuration/httpClientConfiguration`` so the two agree. Courier advertises `Accept-Encoding` only when
+  ///     the configuration says the client decompresses.
+  public init(client: HTTPClient, configuration: Configuration = Configuration()) {
+    self.client = client
+    self.configuration = configuration
+  }
+
+  /// The codings AsyncHTTPClient decodes by itself when decompression is enabled: gzip and deflate.
+  public var supportedContentEncodings: [String] {
+    configuration.decompresses ? ["gzip", "deflate"] : []
+  }
+
+  /// Sends the request, streaming its body, and returns as soon as the response head has arrived; the returned body
+  /// streams the response from the connection.
+  public func send(
+    _ request: HTTPRequest,
+    body: HTTPBody?,
+    options: TransportOptions
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    let clientRequest = try HTTPClientRequest(request, body: body)
+    let clientResponse: HTTPClientResponse
+    do {
+      try Task.checkCancellation()
+      clientResponse = try await client.execute(clientRequest, deadline: NIODeadline.after(seconds: options.timeout))
+    } catch {
+      throw CourierError(asyncHTTPClientFailure: error, request: request)
+    }
+    let response = HTTPResponse(clientResponse)
+    let chunks = ResponseBodyChunks(clientResponse.body, request: request, response: response)
+    let length = Self.bodyLength(of: response, method: request.method, decompresses: configuration.decompresses)
+    return (response, HTTPBody(chunks, length: length))
+  }
+
+  /// The body's length when the head tells it: `Content-Length`, unless the client inflates a coded body; zero for
+  /// `HEAD`, `204` and `304`.
+  static func bodyLength(of response: HTTPResponse, method: HTTPRequest.Method, decompresses: Bool) -> HTTPBody.Length {
+    if method == .head || response.status == .noContent || response.status == .notModified {
+      return .known(0)
+    }
+    if decompresses, let coding = response.headerFields[.contentEncoding], coding.lowercased() != "identity" {
+      return .unknown
+    }
+    guard let text = response.headerFields[.contentLength], let count = Int64(text), count >= 0 else {
+      return .unknown
+    }
+    return .known(count)
+  }
+}

@@ -1,0 +1,102 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import HTTPTypes
+import NIOCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension CourierError {
+  /// Classifies a failure of AsyncHTTPClient or SwiftNIO the way ``Courier/URLSessionTransport`` classifies
+  /// `URLError`s: deadlines and timeouts are ``Kind-swift.struct/timeout``, a refused connection or an unknown host
+  /// ``Kind-swift.struct/noConnection``, a connection the server closed or reset ``Kind-swift.struct/connectionLost``,
+  /// cancellation ``Kind-swift.struct/cancelled``, and TLS failures ``Kind-swift.struct/tls``.
+  init(asyncHTTPClientFailure error: any Error, request: HTTPRequest?) {
+    if var courierError = error as? CourierError {
+      if courierError.request == nil { courierError.request = request }
+      self = courierError
+      return
+    }
+    let kind = Self.kind(of: error) ?? .transport
+    let detail = kind == .cancelled ? "The request was cancelled" : "AsyncHTTPClient failed: \(error)"
+    self.init(kind, detail, request: request, underlyingError: error)
+  }
+
+  /// The kind of `error`, or `nil` when it is none Courier knows.
+  ///
+  /// Errors from modules this target does not import (NIOPosix's `NIOConnectionError`, which wraps the failure of
+  /// each address tried) are searched for the NIOCore errors they carry, up to a few levels deep.
+  static func kind(of error: any Error, depth: Int = 0) -> Kind? {
+    if error is CancellationError { return .cancelled }
+    if let error = error as? HTTPClientError { return kind(of: error) }
+    if let error = error as? IOError { return kind(errno: error.errnoCode) }
+    if let error = error as? ChannelError { return kind(of: error) }
+    if let error = error as? SocketAddressError {
+      if case .unknown = error { return .noConnection }
+      return nil
+    }
+    if String(reflecting: type(of: error)).hasPrefix("NIOSSL.") { return .tls }
+    guard depth < 4 else { return nil }
+    for nested in nestedErrors(in: error) {
+      if let kind = kind(of: nested, depth: depth + 1) { return kind }
+    }
+    return nil
+  }
+
+  private static func kind(of error: HTTPClientError) -> Kind? {
+    switch error {
+    case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout,
+      .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+      return .timeout
+    case .cancelled, .requestStreamCancelled:
+      return .cancelled
+    case .remoteConnectionClosed, .uncleanShutdown:
+      return .connectionLost
+    case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
+      return .invalidURL
+    case .bodyLengthMismatch, .traceRequestWithBody, .identityCodingIncorrectlyPresent:
+      return .invalidRequest
+    default:
+      return nil
+    }
+  }
+
+  private static func kind(of error: ChannelError) -> Kind? {
+    switch error {
+    case .connectTimeout: return .timeout
+    case .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed, .eof: return .connectionLost
+    default: return nil
+    }
+  }
+
+  private static func kind(errno code: CInt) -> Kind? {
+    switch code {
+    case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EHOSTDOWN, ENETDOWN, EADDRNOTAVAIL: return .noConnection
+    case ECONNRESET, ECONNABORTED, EPIPE, ENOTCONN: return .connectionLost
+    case ETIMEDOUT: return .timeout
+    default: return nil
+    }
+  }
+
+  /// The errors `error` stores, directly or inside arrays and structs it stores.
+  private static func nestedErrors(in error: any Error) -> [any Error] {
+    var found: [any Error] = []
+    func collect(_ value: Any, level: Int) {
+      for child in Mirror(reflecting: value).children {
+        if let nested = child.value as? any Error {
+          found.append(nested)
+        } else if level < 2 {
+          collect(child.value, level: level + 1)
+        }
+      }
+    }
+    collect(error, level: 0)
+    return found
+  }
+}

@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import Courier
+import HTTPTypes
+import NIOCore
+
+extension HTTPClientRequest {
+  /// The AsyncHTTPClient request for a Courier request: URL, method, header fields in order, and the body.
+  ///
+  /// A buffered body is sent as bytes (so a redirect can send it again); a streamed body is sent chunk by chunk,
+  /// with `Content-Length` when its length is known and chunked transfer encoding otherwise.
+  init(_ request: HTTPRequest, body: HTTPBody?) throws {
+    guard let scheme = request.scheme, let authority = request.authority, !authority.isEmpty else {
+      throw CourierError(.invalidURL, "The request has no scheme or authority", request: request)
+    }
+    self.init(url: "\(scheme)://\(authority)\(request.path ?? "/")")
+    method = .init(rawValue: request.method.rawValue)
+    headers.reserveCapacity(request.headerFields.count)
+    for field in request.headerFields {
+      headers.add(name: field.name.rawName, value: field.value)
+    }
+    if let body {
+      self.body = .courier(body)
+    }
+  }
+}
+
+extension HTTPClientRequest.Body {
+  /// The body for an ``HTTPBody``: its bytes when buffered, otherwise a stream of its chunks.
+  static func courier(_ body: HTTPBody) -> HTTPClientRequest.Body {
+    if let data = body.bufferedData {
+      return .bytes(ByteBuffer(bytes: data))
+    }
+    switch body.length {
+    case .known(let count): return .stream(RequestBodyChunks(body), length: .known(count))
+    case .unknown: return .stream(RequestBodyChunks(body), length: .unknown)
+    }
+  }
+}
+
+/// The chunks of an ``HTTPBody`` as the byte buffers AsyncHTTPClient writes to the connection.
+struct RequestBodyChunks: AsyncSequence, Sendable {
+  typealias Element = ByteBuffer
+
+  let body: HTTPBody
+
+  init(_ body: HTTPBody) { self.body = body }
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var chunks: HTTPBody.AsyncIterator
+    let allocator = ByteBufferAllocator()
+
+    mutating func next() async throws -> ByteBuffer? {
+      guard let chunk = try await chunks.next() else { return nil }
+      return allocator.buffer(bytes: chunk)
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(chunks: body.makeAsyncIterator())
+  }
+}

@@ -1,0 +1,55 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import HTTPTypes
+import NIOCore
+
+/// An AsyncHTTPClient response body as the `Data` chunks of an ``Courier/HTTPBody``.
+///
+/// Failures while reading are classified like the request's (a dropped connection is
+/// ``Courier/CourierError/Kind-swift.struct/connectionLost``) and keep the request and response head. A body cut
+/// short because the reading task was cancelled throws ``Courier/CourierError/Kind-swift.struct/cancelled`` instead
+/// of ending early, so a cancelled download is never mistaken for a complete one.
+struct ResponseBodyChunks: AsyncSequence, Sendable {
+  typealias Element = Data
+
+  let body: HTTPClientResponse.Body
+  let request: HTTPRequest
+  let response: HTTPResponse
+
+  init(_ body: HTTPClientResponse.Body, request: HTTPRequest, response: HTTPResponse) {
+    self.body = body
+    self.request = request
+    self.response = response
+  }
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var buffers: HTTPClientResponse.Body.AsyncIterator
+    let request: HTTPRequest
+    let response: HTTPResponse
+
+    mutating func next() async throws -> Data? {
+      let buffer: ByteBuffer?
+      do {
+        buffer = try await buffers.next()
+      } catch {
+        throw failure(error)
+      }
+      guard let buffer else {
+        if Task.isCancelled { throw failure(CancellationError()) }
+        return nil
+      }
+      return buffer.withUnsafeReadableBytes { Data($0) }
+    }
+
+    private func failure(_ error: any Error) -> CourierError {
+      var failure = CourierError(asyncHTTPClientFailure: error, request: request)
+      failure.response = failure.response ?? response
+      return failure
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(buffers: body.makeAsyncIterator(), request: request, response: response)
+  }
+}
