@@ -3,22 +3,26 @@ import Foundation
 import HTTPTypes
 import Testing
 
-/// The client against the real demo API over URLSession, on 127.0.0.1.
+/// The client against the real demo API over each transport, on 127.0.0.1.
 @Suite struct DemoAPITests {
-  @Test func loginThenProfileWithBearerToken() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func loginThenProfileWithBearerToken(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       let tokens = try await client.value(Endpoint<Tokens>.post("/auth/login", body: Credentials()))
       #expect(tokens.tokenType == "Bearer")
-      let me = try await client.value(Endpoint<DemoUser>.get("/users/me").header(.authorization(bearer: tokens.accessToken)))
+      let me = try await client.value(
+        Endpoint<DemoUser>.get("/users/me").header(.authorization(bearer: tokens.accessToken)))
       #expect(me.email == "demo@courier.dev")
       #expect(me.createdAt == ISO8601DateFormatter().date(from: "2024-01-15T09:30:00Z"))
     }
   }
 
-  @Test func loginWithBasicAuthAndWithAForm() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func loginWithBasicAuthAndWithAForm(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       let basic = try await client.value(
-        Endpoint<Tokens>("auth/login").method(.post).header(.authorization(username: "demo@courier.dev", password: "secret123")))
+        Endpoint<Tokens>("auth/login").method(.post).header(
+          .authorization(username: "demo@courier.dev", password: "secret123")))
       #expect(!basic.accessToken.isEmpty)
       let form = try await client.value(
         Endpoint<Tokens>.post("/auth/login").body(form: ["email": "demo@courier.dev", "password": "secret123"]))
@@ -26,24 +30,30 @@ import Testing
     }
   }
 
-  @Test func unauthorizedProfileIsTyped() async throws {
-    try await withDemoServer { client, _ in
-      let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<DemoUser>.get("/users/me")) }
+  @Test(arguments: TransportKind.allCases)
+  func unauthorizedProfileIsTyped(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let error = await #expect(throws: CourierError.self) {
+        try await client.send(Endpoint<DemoUser>.get("/users/me"))
+      }
       #expect(error?.status == .unauthorized)
       #expect(error?.serverError(as: DemoError.self)?.code == "unauthorized")
     }
   }
 
-  @Test func patchProfile() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func patchProfile(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       let tokens = try await client.value(Endpoint<Tokens>.post("/auth/login", body: Credentials()))
       let updated = try await client.value(
-        Endpoint<DemoUser>.patch("/users/me", body: ["name": "Renamed"]).header(.authorization(bearer: tokens.accessToken)))
+        Endpoint<DemoUser>.patch("/users/me", body: ["name": "Renamed"]).header(
+          .authorization(bearer: tokens.accessToken)))
       #expect(updated.name == "Renamed")
     }
   }
 
-  @Test func filteredSortedPaginatedProducts() async throws {
+  @Test(arguments: TransportKind.allCases)
+  func filteredSortedPaginatedProducts(_ transport: TransportKind) async throws {
     struct Filter: Encodable, Sendable {
       var category = "books"
       var minPrice: Double? = 10
@@ -52,7 +62,7 @@ import Testing
       var page = 1
       var limit = 4
     }
-    try await withDemoServer { client, _ in
+    try await withDemoServer(transport) { client, _ in
       let first = try await client.send(Endpoint<ProductPage>.get("/products").query(Filter()))
       #expect(first.request.path == "/products?category=books&minPrice=10.0&sort=-price&page=1&limit=4")
       #expect(first.value.items.count == 4)
@@ -74,8 +84,9 @@ import Testing
     }
   }
 
-  @Test func notFoundCarriesCustomMessageAndDecodedServerError() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func notFoundCarriesCustomMessageAndDecodedServerError(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       let error = await #expect(throws: CourierError.self) {
         try await client.send(Endpoint<Product>.get("/products/999").message(for: .notFound, "User not found"))
       }
@@ -86,21 +97,24 @@ import Testing
     }
   }
 
-  @Test func conflictAndValidationBodiesAreDecoded() async throws {
+  @Test(arguments: TransportKind.allCases)
+  func conflictAndValidationBodiesAreDecoded(_ transport: TransportKind) async throws {
     struct Signup: Encodable, Sendable {
       var email: String
       var password: String
       var name = "New"
     }
-    try await withDemoServer { client, _ in
+    try await withDemoServer(transport) { client, _ in
       let created = try await client.send(
-        Endpoint<DemoUser>.post("/signup", body: Signup(email: "new@courier.dev", password: "long enough")).expect(.created))
+        Endpoint<DemoUser>.post("/signup", body: Signup(email: "new@courier.dev", password: "long enough")).expect(
+          .created))
       #expect(created.status == .created)
       #expect(created.value.email == "new@courier.dev")
       #expect(created.headerFields[.location] == "/users/\(created.value.id)")
 
       let conflict = await #expect(throws: CourierError.self) {
-        try await client.send(Endpoint<DemoUser>.post("/signup", body: Signup(email: "demo@courier.dev", password: "12345678")))
+        try await client.send(
+          Endpoint<DemoUser>.post("/signup", body: Signup(email: "demo@courier.dev", password: "12345678")))
       }
       #expect(conflict?.status == .conflict)
       #expect(conflict?.serverError(as: DemoError.self)?.code == "email_taken")
@@ -114,8 +128,9 @@ import Testing
     }
   }
 
-  @Test func serverErrorBodyIsDecodedAndRetryable() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func serverErrorBodyIsDecodedAndRetryable(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/status/500")) }
       #expect(error?.status == .internalServerError)
       #expect(error?.serverError(as: DemoError.self)?.code == "status_500")
@@ -123,17 +138,21 @@ import Testing
     }
   }
 
-  @Test func malformedJSONKeepsTheBody() async throws {
-    try await withDemoServer { client, _ in
-      let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Product>.get("/malformed-json")) }
+  @Test(arguments: TransportKind.allCases)
+  func malformedJSONKeepsTheBody(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let error = await #expect(throws: CourierError.self) {
+        try await client.send(Endpoint<Product>.get("/malformed-json"))
+      }
       #expect(error?.kind == .decoding)
       #expect(error?.status == .ok)
       #expect(error?.body.map { String(decoding: $0, as: UTF8.self) } == #"{"id": 1, "name": "#)
     }
   }
 
-  @Test func textAndEmptyResponses() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func textAndEmptyResponses(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       #expect(try await client.value(Endpoint<String>.get("/text")) == "Grüße, 世界 👋")
       let empty = try await client.send(Endpoint<Empty>.get("/empty").expect(.noContent))
       #expect(empty.data.isEmpty)
@@ -144,23 +163,27 @@ import Testing
     }
   }
 
-  @Test func postCreatesWithLocation() async throws {
+  @Test(arguments: TransportKind.allCases)
+  func postCreatesWithLocation(_ transport: TransportKind) async throws {
     struct Post: Codable, Sendable {
       var id: Int?
       var title: String
       var body: String
     }
-    try await withDemoServer { client, _ in
-      let response = try await client.send(Endpoint<Post>.post("/posts", body: Post(title: "Hi", body: "There")).expect(.created))
+    try await withDemoServer(transport) { client, _ in
+      let response = try await client.send(
+        Endpoint<Post>.post("/posts", body: Post(title: "Hi", body: "There")).expect(.created))
       #expect(response.value.title == "Hi")
       #expect(response.headerFields[.location] != nil)
     }
   }
 
-  @Test func malformedJSONRequestGetsA400NotACrash() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func malformedJSONRequestGetsA400NotACrash(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       let error = await #expect(throws: CourierError.self) {
-        try await client.send(Endpoint<Tokens>.post("/auth/login").body(Data("{\"email\": ".utf8), contentType: "application/json"))
+        try await client.send(
+          Endpoint<Tokens>.post("/auth/login").body(Data("{\"email\": ".utf8), contentType: "application/json"))
       }
       #expect(error?.status == .badRequest)
       #expect(error?.serverError(as: DemoError.self) != nil)

@@ -7,8 +7,9 @@ import Testing
 @Suite struct EchoRoundTripTests {
   static let tricky = ["&", "=", "+", "#", "?", "/", " ", "a&b=c+d #1/2?", "é", "日本語", "👍🏽", "%20", "[]", "", "~._-"]
 
-  @Test func reservedCharactersUnicodeAndEmojiSurviveTheQuery() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func reservedCharactersUnicodeAndEmojiSurviveTheQuery(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       var query = Query()
       for (index, value) in Self.tricky.enumerated() { query.append("k\(index) \(value)", .string(value)) }
       let echo = try await client.value(Endpoint<Echo>.get("/echo/q").query(query))
@@ -19,7 +20,8 @@ import Testing
     }
   }
 
-  @Test func everyArrayEncodingArrivesAsWritten() async throws {
+  @Test(arguments: TransportKind.allCases)
+  func everyArrayEncodingArrivesAsWritten(_ transport: TransportKind) async throws {
     struct Filter: Encodable, Sendable {
       var tags = ["a b", "c&d"]
       var flag = true
@@ -27,13 +29,34 @@ import Testing
       struct Nested: Encodable, Sendable { var min = 1; var sort = ["name", "-price"] }
     }
     let cases: [(URLQueryEncoder.ArrayEncoding, [(String, String)])] = [
-      (.brackets, [("tags[]", "a b"), ("tags[]", "c&d"), ("flag", "1"), ("nested[min]", "1"), ("nested[sort][]", "name"), ("nested[sort][]", "-price")]),
-      (.repeated, [("tags", "a b"), ("tags", "c&d"), ("flag", "1"), ("nested[min]", "1"), ("nested[sort]", "name"), ("nested[sort]", "-price")]),
-      (.indexed, [("tags[0]", "a b"), ("tags[1]", "c&d"), ("flag", "1"), ("nested[min]", "1"), ("nested[sort][0]", "name"), ("nested[sort][1]", "-price")]),
+      (
+        .brackets,
+        [
+          ("tags[]", "a b"), ("tags[]", "c&d"), ("flag", "1"), ("nested[min]", "1"), ("nested[sort][]", "name"),
+          ("nested[sort][]", "-price"),
+        ]
+      ),
+      (
+        .repeated,
+        [
+          ("tags", "a b"), ("tags", "c&d"), ("flag", "1"), ("nested[min]", "1"), ("nested[sort]", "name"),
+          ("nested[sort]", "-price"),
+        ]
+      ),
+      (
+        .indexed,
+        [
+          ("tags[0]", "a b"), ("tags[1]", "c&d"), ("flag", "1"), ("nested[min]", "1"), ("nested[sort][0]", "name"),
+          ("nested[sort][1]", "-price"),
+        ]
+      ),
       (.commaSeparated, [("tags", "a b,c&d"), ("flag", "1"), ("nested[min]", "1"), ("nested[sort]", "name,-price")]),
-      (.json, [("tags", #"["a b","c&d"]"#), ("flag", "1"), ("nested[min]", "1"), ("nested[sort]", #"["name","-price"]"#)]),
+      (
+        .json,
+        [("tags", #"["a b","c&d"]"#), ("flag", "1"), ("nested[min]", "1"), ("nested[sort]", #"["name","-price"]"#)]
+      ),
     ]
-    try await withDemoServer { client, _ in
+    try await withDemoServer(transport) { client, _ in
       for (strategy, expected) in cases {
         let encoder = URLQueryEncoder(arrayEncoding: strategy, boolEncoding: .numeric)
         let echo = try await client.value(Endpoint<Echo>.get("/echo").query(Filter()).queryEncoder(encoder))
@@ -43,17 +66,18 @@ import Testing
     }
   }
 
-  @Test func pathSegmentsArriveEncoded() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func pathSegmentsArriveEncoded(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       let echo = try await client.value(Endpoint<Echo>.get("/echo/John Doe/café#1"))
       #expect(echo.path == "/echo/John%20Doe/caf%C3%A9%231")
       #expect(echo.rawQuery == nil)
     }
   }
 
-  @Test(arguments: [HTTPRequest.Method.get, .post, .put, .patch, .delete])
-  func methodsHeadersAndBodiesArriveExactly(_ method: HTTPRequest.Method) async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases, [HTTPRequest.Method.get, .post, .put, .patch, .delete])
+  func methodsHeadersAndBodiesArriveExactly(_ transport: TransportKind, _ method: HTTPRequest.Method) async throws {
+    try await withDemoServer(transport) { client, _ in
       var endpoint = Endpoint<Echo>("/echo/m", method: method).header("X-Trace", "t-1")
       if method != .get && method != .delete { endpoint = endpoint.body(json: ["name": "Zoë & co"]) }
       let echo = try await client.value(endpoint)
@@ -68,8 +92,9 @@ import Testing
     }
   }
 
-  @Test func formBodyArrivesDecodable() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func formBodyArrivesDecodable(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       let form: Query = ["note": "a+b & c=d", "emoji": "👋", "list": ["x", "y"]]
       let echo = try await client.value(Endpoint<Echo>.post("/echo/form").body(form: form))
       #expect(echo.header("Content-Type") == "application/x-www-form-urlencoded")

@@ -23,7 +23,9 @@ struct Hits: Decodable, Sendable {
 }
 
 extension APIClient {
-  func stats() async throws -> DemoStats { try await value(Endpoint<DemoStats>.get("/admin/stats").withoutAuthentication()) }
+  func stats() async throws -> DemoStats {
+    try await value(Endpoint<DemoStats>.get("/admin/stats").withoutAuthentication())
+  }
 
   func login() async throws -> AuthToken {
     let tokens = try await value(Endpoint<Tokens>.post("/auth/login", body: Credentials()).withoutAuthentication())
@@ -31,9 +33,9 @@ extension APIClient {
   }
 }
 
-/// A provider that refreshes against the demo API's `/auth/refresh`.
-func demoTokenProvider(_ baseURL: URL, store: any TokenStore) -> StoredTokenProvider {
-  let refresher = APIClient(baseURL: baseURL)
+/// A provider that refreshes against the demo API's `/auth/refresh`, over the test's transport.
+func demoTokenProvider(_ server: DemoServerFixture, store: any TokenStore) -> StoredTokenProvider {
+  let refresher = server.client()
   return StoredTokenProvider(store: store) { old in
     let tokens = try await refresher.value(
       Endpoint<Tokens>.post("/auth/refresh", body: ["refreshToken": old.refreshToken ?? ""]).asTokenRefresh())
@@ -42,12 +44,13 @@ func demoTokenProvider(_ baseURL: URL, store: any TokenStore) -> StoredTokenProv
 }
 
 @Suite struct AuthEndToEndTests {
-  @Test func twoHundredConcurrentRequestsWithAnExpiredTokenCauseOneRefresh() async throws {
-    try await withDemoServer { plain, baseURL in
+  @Test(arguments: TransportKind.allCases)
+  func twoHundredConcurrentRequestsWithAnExpiredTokenCauseOneRefresh(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { plain, server in
       let store = InMemoryTokenStore(try await plain.login())
       try await plain.send(Endpoint<Empty>.post("/admin/expire-tokens"))
-      let client = APIClient(baseURL: baseURL) {
-        $0.interceptors = [AuthInterceptor(provider: demoTokenProvider(baseURL, store: store))]
+      let client = server.client {
+        $0.interceptors = [AuthInterceptor(provider: demoTokenProvider(server, store: store))]
       }
       let names = try await withThrowingTaskGroup(of: String.self) { group in
         for _ in 0..<200 { group.addTask { try await client.value(Endpoint<DemoUser>.get("/users/me")).name } }
@@ -61,15 +64,16 @@ func demoTokenProvider(_ baseURL: URL, store: any TokenStore) -> StoredTokenProv
     }
   }
 
-  @Test func failingRefreshFailsAllTwoHundredTypedWithOneRefresh() async throws {
-    try await withDemoServer { plain, baseURL in
+  @Test(arguments: TransportKind.allCases)
+  func failingRefreshFailsAllTwoHundredTypedWithOneRefresh(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { plain, server in
       let store = InMemoryTokenStore(try await plain.login())
       try await plain.send(Endpoint<Empty>.post("/admin/expire-tokens"))
       try await plain.send(Endpoint<Empty>.post("/admin/refresh-failure", body: ["enabled": true]))
       let signOuts = Locked(0)
-      let client = APIClient(baseURL: baseURL) {
+      let client = server.client {
         $0.interceptors = [
-          AuthInterceptor(provider: demoTokenProvider(baseURL, store: store)) { _ in signOuts.withLock { $0 += 1 } }
+          AuthInterceptor(provider: demoTokenProvider(server, store: store)) { _ in signOuts.withLock { $0 += 1 } }
         ]
       }
       let kinds = await withTaskGroup(of: CourierError.Kind?.self) { group in
@@ -92,18 +96,21 @@ func demoTokenProvider(_ baseURL: URL, store: any TokenStore) -> StoredTokenProv
     }
   }
 
-  @Test func a401AfterAFreshRefreshIsNotRefreshedAgain() async throws {
-    try await withDemoServer { plain, baseURL in
+  @Test(arguments: TransportKind.allCases)
+  func a401AfterAFreshRefreshIsNotRefreshedAgain(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { plain, server in
       let refreshes = Locked(0)
       let provider = StoredTokenProvider(store: InMemoryTokenStore(AuthToken(accessToken: "stale"))) { _ in
         refreshes.withLock { $0 += 1 }
         return AuthToken(accessToken: "also-rejected")
       }
-      let client = APIClient(baseURL: baseURL) {
+      let client = server.client {
         $0.interceptors = [AuthInterceptor(provider: provider)]
         $0.serverErrorType = DemoError.self
       }
-      let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<DemoUser>.get("/users/me")) }
+      let error = await #expect(throws: CourierError.self) {
+        try await client.send(Endpoint<DemoUser>.get("/users/me"))
+      }
       #expect(error?.status == .unauthorized)
       #expect(error?.isUnauthorized == true)
       #expect(refreshes.withLock { $0 } == 1)
@@ -114,16 +121,17 @@ func demoTokenProvider(_ baseURL: URL, store: any TokenStore) -> StoredTokenProv
 }
 
 @Suite struct RetryEndToEndTests {
-  func client(_ baseURL: URL, _ clock: RecordingClock, attempts: Int = 4) -> APIClient {
-    APIClient(baseURL: baseURL) {
+  func client(_ server: DemoServerFixture, _ clock: RecordingClock, attempts: Int = 4) -> APIClient {
+    server.client {
       $0.interceptors = [RetryInterceptor(policy: RetryPolicy(maxAttempts: attempts), clock: clock, random: { 1 })]
     }
   }
 
-  @Test func a503WithRetryAfterIsRetriedUntilItSucceeds() async throws {
-    try await withDemoServer { plain, baseURL in
+  @Test(arguments: TransportKind.allCases)
+  func a503WithRetryAfterIsRetriedUntilItSucceeds(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { plain, server in
       let clock = RecordingClock()
-      let result = try await client(baseURL, clock).value(
+      let result = try await client(server, clock).value(
         Endpoint<Attempts>.get("/flaky/ra").query(["failures": 3, "retryAfter": 2]))
       #expect(result.attempts == 4)
       #expect(clock.recorded == [2, 2, 2])
@@ -131,10 +139,11 @@ func demoTokenProvider(_ baseURL: URL, store: any TokenStore) -> StoredTokenProv
     }
   }
 
-  @Test func retryAfterAsAnHTTPDateIsHonoured() async throws {
-    try await withDemoServer { _, baseURL in
+  @Test(arguments: TransportKind.allCases)
+  func retryAfterAsAnHTTPDateIsHonoured(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { _, server in
       let clock = RecordingClock()
-      let real = APIClient(baseURL: baseURL) {
+      let real = server.client {
         $0.interceptors = [RetryInterceptor(policy: RetryPolicy(maxAttempts: 2), clock: DateOnlyClock(clock: clock))]
       }
       _ = try await real.value(Endpoint<Attempts>.get("/flaky/date").query(["failures": 1, "retryAfterDate": 30]))
@@ -143,10 +152,11 @@ func demoTokenProvider(_ baseURL: URL, store: any TokenStore) -> StoredTokenProv
     }
   }
 
-  @Test func droppedConnectionsAreRetriedAndCounted() async throws {
-    try await withDemoServer { plain, baseURL in
+  @Test(arguments: TransportKind.allCases)
+  func droppedConnectionsAreRetriedAndCounted(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { plain, server in
       let clock = RecordingClock()
-      let result = try await client(baseURL, clock).value(
+      let result = try await client(server, clock).value(
         Endpoint<Attempts>.get("/flaky/reset").query(["failures": 2, "mode": "reset"]))
       #expect(result.attempts == 3)
       #expect(clock.recorded == [0.5, 1])
@@ -154,9 +164,10 @@ func demoTokenProvider(_ baseURL: URL, store: any TokenStore) -> StoredTokenProv
     }
   }
 
-  @Test func aPOSTWithoutIdempotencyKeyIsAttemptedOnce() async throws {
-    try await withDemoServer { plain, baseURL in
-      let client = client(baseURL, RecordingClock())
+  @Test(arguments: TransportKind.allCases)
+  func aPOSTWithoutIdempotencyKeyIsAttemptedOnce(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { plain, server in
+      let client = client(server, RecordingClock())
       let error = await #expect(throws: CourierError.self) {
         try await client.send(Endpoint<Attempts>.post("/flaky/post", body: ["a": 1]).query(["failures": 2]))
       }
@@ -177,25 +188,33 @@ struct DateOnlyClock: DelayClock {
 }
 
 @Suite struct LimitsEndToEndTests {
-  @Test func fiveHundredRequestsWithLimitEightNeverExceedEight() async throws {
-    try await withDemoServer { plain, baseURL in
-      let client = APIClient(baseURL: baseURL) { $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 8)] }
+  @Test(arguments: TransportKind.allCases)
+  func fiveHundredRequestsWithLimitEightNeverExceedEight(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { plain, server in
+      let client = server.client { $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 8)] }
       try await withThrowingTaskGroup(of: Void.self) { group in
-        for _ in 0..<500 { group.addTask { try await client.send(Endpoint<Empty>.get("/concurrency/probe").query(["ms": 5])) } }
+        for _ in 0..<500 {
+          group.addTask { try await client.send(Endpoint<Empty>.get("/concurrency/probe").query(["ms": 5])) }
+        }
         try await group.waitForAll()
       }
       let stats = try await plain.stats()
-      #expect(stats.maxInFlight.map { (1...8).contains($0) } == true, "max in flight \(String(describing: stats.maxInFlight))")
+      #expect(
+        stats.maxInFlight.map { (1...8).contains($0) } == true, "max in flight \(String(describing: stats.maxInFlight))"
+      )
       #expect(stats.requests["GET /concurrency/probe"] == 500)
     }
   }
 
-  @Test func fiftyIdenticalGETsWithDeduplicationReachTheServerOnce() async throws {
-    try await withDemoServer { plain, baseURL in
-      let client = APIClient(baseURL: baseURL) { $0.interceptors = [DeduplicationInterceptor()] }
+  @Test(arguments: TransportKind.allCases)
+  func fiftyIdenticalGETsWithDeduplicationReachTheServerOnce(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { plain, server in
+      let client = server.client { $0.interceptors = [DeduplicationInterceptor()] }
       let hits = try await withThrowingTaskGroup(of: Int.self) { group in
         for _ in 0..<50 {
-          group.addTask { try await client.value(Endpoint<Hits>.get("/counted/d").query(["ms": 300]).deduplicated()).hits }
+          group.addTask {
+            try await client.value(Endpoint<Hits>.get("/counted/d").query(["ms": 300]).deduplicated()).hits
+          }
         }
         return try await group.reduce(into: []) { $0.append($1) }
       }

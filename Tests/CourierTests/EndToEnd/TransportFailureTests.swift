@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import Testing
 
-/// Timeouts, cancellation and unreachable hosts over the real URLSession transport.
+/// Timeouts, cancellation and unreachable hosts over each real transport.
 @Suite struct TransportFailureTests {
-  @Test func timeoutAgainstASlowEndpoint() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func timeoutAgainstASlowEndpoint(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       let stopwatch = Stopwatch()
       let error = await #expect(throws: CourierError.self) {
         try await client.send(Endpoint<Empty>.get("/slow").query(["ms": 5000]).timeout(0.5))
@@ -17,8 +18,9 @@ import Testing
     }
   }
 
-  @Test func cancellingTheTaskCancelsTheTransfer() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func cancellingTheTaskCancelsTheTransfer(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       let stopwatch = Stopwatch()
       let task = Task { try await client.send(Endpoint<Empty>.get("/slow").query(["ms": 5000])) }
       try await pause(milliseconds: 200)
@@ -30,8 +32,9 @@ import Testing
     }
   }
 
-  @Test func alreadyCancelledTaskSendsNothing() async throws {
-    try await withDemoServer { client, _ in
+  @Test(arguments: TransportKind.allCases)
+  func alreadyCancelledTaskSendsNothing(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
       let task = Task {
         try? await pause(milliseconds: 5000)
         return try await client.send(Endpoint<Empty>.get("/products/1"))
@@ -42,13 +45,18 @@ import Testing
     }
   }
 
-  @Test func connectionRefusedIsNoConnection() async throws {
+  @Test(arguments: TransportKind.allCases)
+  func connectionRefusedIsNoConnection(_ transport: TransportKind) async throws {
     // Start and stop a server to get a port nothing listens on.
     var port = 0
-    try await withDemoServer { _, url in port = url.port ?? 0 }
-    let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)"))
-    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/")) }
-    #expect(error?.isNoConnection == true, "\(String(describing: error))")
-    #expect(error?.isRetryable == true)
+    try await withDemoServer(transport) { _, server in port = server.baseURL.port ?? 0 }
+    try await withTransport(transport) { transport in
+      let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")) { $0.transport = transport }
+      let stopwatch = Stopwatch()
+      let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/")) }
+      #expect(error?.isNoConnection == true, "\(String(describing: error))")
+      #expect(error?.isRetryable == true)
+      #expect(stopwatch.elapsed < 4, "a refused connection is reported at once, not retried")
+    }
   }
 }

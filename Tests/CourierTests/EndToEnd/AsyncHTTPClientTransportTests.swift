@@ -1,0 +1,117 @@
+import AsyncHTTPClient
+import Courier
+import Foundation
+import HTTPTypes
+import NIOCore
+import Testing
+
+@testable import CourierAsyncHTTPClient
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What only the AsyncHTTPClient transport has: its configuration, its error classification, and its own client
+/// lifecycle.
+@Suite struct AsyncHTTPClientTransportTests {
+  /// Stands in for NIOPosix's `NIOConnectionError`, which carries one failure per address tried.
+  struct WrappedConnectionFailure: Error {
+    struct Attempt { var address: String; var error: any Error }
+    var host = "127.0.0.1"
+    var attempts: [Attempt]
+  }
+
+  @Test func failuresAreClassifiedLikeURLErrors() {
+    let cases: [(any Error, CourierError.Kind)] = [
+      (HTTPClientError.deadlineExceeded, .timeout),
+      (HTTPClientError.readTimeout, .timeout),
+      (HTTPClientError.connectTimeout, .timeout),
+      (ChannelError.connectTimeout(.seconds(1)), .timeout),
+      (HTTPClientError.cancelled, .cancelled),
+      (CancellationError(), .cancelled),
+      (HTTPClientError.remoteConnectionClosed, .connectionLost),
+      (ChannelError.eof, .connectionLost),
+      (IOError(errnoCode: ECONNRESET, reason: "read"), .connectionLost),
+      (IOError(errnoCode: ECONNREFUSED, reason: "connect"), .noConnection),
+      (SocketAddressError.unknown(host: "nowhere.invalid", port: 80), .noConnection),
+      (
+        WrappedConnectionFailure(attempts: [
+          .init(address: "127.0.0.1", error: IOError(errnoCode: ECONNREFUSED, reason: "connect"))
+        ]), .noConnection
+      ),
+      (HTTPClientError.invalidURL, .invalidURL),
+      (HTTPClientError.bodyLengthMismatch, .invalidRequest),
+      (HTTPClientError.redirectLimitReached, .transport),
+      (CocoaError(.fileNoSuchFile), .transport),
+    ]
+    for (error, kind) in cases {
+      let failure = CourierError(
+        asyncHTTPClientFailure: error, request: HTTPRequest(url: URL(string: "http://127.0.0.1/x")!))
+      #expect(failure.kind == kind, "\(error)")
+      #expect(failure.request?.path == "/x")
+      #expect(failure.underlyingError != nil)
+    }
+  }
+
+  @Test func aCourierErrorPassesThroughUnchanged() {
+    let original = CourierError(.decoding, "bad body")
+    let failure = CourierError(asyncHTTPClientFailure: original, request: nil)
+    #expect(failure.kind == .decoding)
+    #expect(failure.detail == "bad body")
+  }
+
+  @Test func advertisedCodingsFollowDecompression() async throws {
+    #expect(AsyncHTTPClientTransport().supportedContentEncodings == ["gzip", "deflate"])
+    #expect(AsyncHTTPClientTransport.Configuration().decompresses)
+    let plain = AsyncHTTPClientTransport.Configuration(decompression: .disabled)
+    #expect(!plain.decompresses)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: plain.httpClientConfiguration)
+    let transport = AsyncHTTPClientTransport(client: client, configuration: plain)
+    #expect(transport.supportedContentEncodings.isEmpty)
+    let api = APIClient(baseURL: URL(string: "http://127.0.0.1:1")) { $0.transport = transport }
+    #expect(try api.request(for: Endpoint<Empty>.get("/")).headerFields[.acceptEncoding] == nil)
+    try await client.shutdown()
+  }
+
+  @Test func withoutDecompressionTheServersCodingReachesTheCaller() async throws {
+    let plain = AsyncHTTPClientTransport.Configuration(decompression: .disabled)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: plain.httpClientConfiguration)
+    let transport = AsyncHTTPClientTransport(client: client, configuration: plain)
+    try await withDemoServer(.asyncHTTPClient) { _, server in
+      let api = APIClient(baseURL: server.baseURL) { $0.transport = transport }
+      let echo = try await api.value(Endpoint<Echo>.get("/echo/plain"))
+      #expect(echo.header("Accept-Encoding") == nil)
+    }
+    try await client.shutdown()
+  }
+
+  @Test func theBodyLengthComesFromTheHead() {
+    func length(
+      _ status: HTTPResponse.Status, _ fields: HTTPFields, method: HTTPRequest.Method = .get,
+      decompresses: Bool = true
+    ) -> HTTPBody.Length {
+      AsyncHTTPClientTransport.bodyLength(
+        of: HTTPResponse(status: status, headerFields: fields), method: method,
+        decompresses: decompresses)
+    }
+    #expect(length(.ok, [.contentLength: "1024"]) == .known(1024))
+    #expect(length(.ok, [:]) == .unknown)
+    #expect(length(.ok, [.contentLength: "nope"]) == .unknown)
+    #expect(length(.ok, [.contentLength: "1024"], method: .head) == .known(0))
+    #expect(length(.noContent, [:]) == .known(0))
+    #expect(length(.notModified, [.contentLength: "10"]) == .known(0))
+    #expect(length(.ok, [.contentLength: "10", .contentEncoding: "gzip"]) == .unknown)
+    #expect(length(.ok, [.contentLength: "10", .contentEncoding: "gzip"], decompresses: false) == .known(10))
+  }
+
+  @Test func timeIntervalsBecomeDeadlinesThatFit() {
+    #expect(TimeAmount(seconds: 1.5) == .milliseconds(1500))
+    #expect(TimeAmount(seconds: -3) == .zero)
+    #expect(TimeAmount(seconds: .nan) == .zero)
+    #expect(NIODeadline.after(seconds: .infinity) == .distantFuture)
+    #expect(NIODeadline.after(seconds: 1e300) == .distantFuture)
+    #expect(NIODeadline.after(seconds: 10) > .now() + .seconds(9))
+  }
+}
