@@ -41,6 +41,12 @@ extension AsyncHTTPClientTransport {
     public var retriesFailedConnections: Bool
     /// The most connections the client keeps open to one host; further requests wait for a free connection.
     public var maximumConnectionsPerHost: Int
+    /// The largest `Content-Length`, in bytes, of a response the transport reads whole before it returns.
+    ///
+    /// Such a response arrives as a buffered ``Courier/HTTPBody``, as with URLSession, so interceptors that look at
+    /// bytes (logging, caching, recording) see them. Larger responses, and those of unknown length, stream chunk by
+    /// chunk. This is a transport option, not a client one: it does not change the `HTTPClient` you make.
+    public var responseBufferingLimit: Int
 
     /// Creates a configuration; the defaults behave like URLSession.
     ///
@@ -51,13 +57,15 @@ extension AsyncHTTPClientTransport {
     ///   - readTimeout: No limit by default.
     ///   - retriesFailedConnections: `false` by default: a refused connection fails the request at once.
     ///   - maximumConnectionsPerHost: 8 by default, as in AsyncHTTPClient.
+    ///   - responseBufferingLimit: Responses of at most 1 MiB are read whole by default.
     public init(
       redirects: HTTPClient.Configuration.RedirectConfiguration = .follow(max: 10, allowCycles: false),
       decompression: HTTPClient.Decompression = Configuration.inflatingGzipAndDeflate,
       connectTimeout: TimeInterval = 10,
       readTimeout: TimeInterval? = nil,
       retriesFailedConnections: Bool = false,
-      maximumConnectionsPerHost: Int = 8
+      maximumConnectionsPerHost: Int = 8,
+      responseBufferingLimit: Int = 1 << 20
     ) {
       self.redirects = redirects
       self.decompression = decompression
@@ -65,6 +73,7 @@ extension AsyncHTTPClientTransport {
       self.readTimeout = readTimeout
       self.retriesFailedConnections = retriesFailedConnections
       self.maximumConnectionsPerHost = maximumConnectionsPerHost
+      self.responseBufferingLimit = responseBufferingLimit
     }
 
     /// Inflates gzip and deflate bodies, refusing any that grows more than 25 times (a decompression bomb).

@@ -24,10 +24,15 @@ import NIOCore
 /// try await httpClient.shutdown()
 /// ```
 ///
-/// The per-request ``Courier/TransportOptions/timeout`` is the deadline for the response head: connecting, sending
-/// the request and waiting for the server's answer. The body then streams for as long as it keeps coming, bounded
-/// by the client's ``Configuration/readTimeout`` (the longest wait between two reads). Cancelling the calling task
-/// cancels the request, also while the response body is being read.
+/// A response whose `Content-Length` is within ``Configuration/responseBufferingLimit`` (1 MiB by default) is read
+/// whole before ``send(_:body:options:)`` returns, so interceptors see its bytes as they do with URLSession; a
+/// larger one, or one of unknown length, streams.
+///
+/// The per-request ``Courier/TransportOptions/timeout`` is a deadline for sending the request (its whole body
+/// included) and receiving the response head; give endpoints that upload large bodies a timeout long enough for
+/// the upload. A streamed response body then arrives for as long as it keeps coming, bounded by the client's
+/// ``Configuration/readTimeout`` (the longest wait between two reads). Cancelling the calling task cancels the
+/// request, also while the response body is being read.
 public struct AsyncHTTPClientTransport: HTTPTransport {
   /// The client requests are sent with.
   public let client: HTTPClient
@@ -78,8 +83,19 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
     let response = HTTPResponse(clientResponse)
     let chunks = ResponseBodyChunks(clientResponse.body, request: request, response: response)
+    if Self.readsWhole(response, method: request.method, limit: configuration.responseBufferingLimit) {
+      return (response, HTTPBody(try await chunks.collect()))
+    }
     let length = Self.bodyLength(of: response, method: request.method, decompresses: configuration.decompresses)
     return (response, HTTPBody(chunks, length: length))
+  }
+
+  /// Whether a response is small enough to read whole: a declared `Content-Length` within `limit`, or a response
+  /// that has no body (`HEAD`, `204`, `304`).
+  static func readsWhole(_ response: HTTPResponse, method: HTTPRequest.Method, limit: Int) -> Bool {
+    if method == .head || response.status == .noContent || response.status == .notModified { return true }
+    guard let text = response.headerFields[.contentLength], let count = Int(text) else { return false }
+    return count >= 0 && count <= limit
   }
 
   /// The body's length when the head tells it: `Content-Length`, unless the client inflates a coded body; zero for

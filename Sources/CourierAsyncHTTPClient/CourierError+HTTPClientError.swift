@@ -37,10 +37,7 @@ extension CourierError {
     if let error = error as? HTTPClientError { return kind(of: error) }
     if let error = error as? IOError { return kind(errno: error.errnoCode) }
     if let error = error as? ChannelError { return kind(of: error) }
-    if let error = error as? SocketAddressError {
-      if case .unknown = error { return .noConnection }
-      return nil
-    }
+    if error is SocketAddressError.UnknownHost { return .noConnection }
     if String(reflecting: type(of: error)).hasPrefix("NIOSSL.") { return .tls }
     guard depth < 4 else { return nil }
     for nested in nestedErrors(in: error) {

@@ -49,6 +49,14 @@ struct ResponseBodyChunks: AsyncSequence, Sendable {
     }
   }
 
+  /// Reads the whole body into one `Data`, failing as iteration would.
+  func collect() async throws -> Data {
+    var buffers = makeAsyncIterator()
+    guard var data = try await buffers.next() else { return Data() }
+    while let more = try await buffers.next() { data.append(more) }
+    return data
+  }
+
   func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(buffers: body.makeAsyncIterator(), request: request, response: response)
   }

@@ -35,7 +35,6 @@ import Darwin
       (ChannelError.eof, .connectionLost),
       (IOError(errnoCode: ECONNRESET, reason: "read"), .connectionLost),
       (IOError(errnoCode: ECONNREFUSED, reason: "connect"), .noConnection),
-      (SocketAddressError.unknown(host: "nowhere.invalid", port: 80), .noConnection),
       (
         WrappedConnectionFailure(attempts: [
           .init(address: "127.0.0.1", error: IOError(errnoCode: ECONNREFUSED, reason: "connect"))
@@ -85,6 +84,54 @@ import Darwin
       #expect(echo.header("Accept-Encoding") == nil)
     }
     try await client.shutdown()
+  }
+
+  @Test func smallResponsesArriveBufferedAndLargerOnesStream() async throws {
+    try await withDemoServer(.asyncHTTPClient) { client, server in
+      let request = try client.request(for: Endpoint<Data>.get("/products").query(["limit": 50]))
+      let (_, small) = try await server.transport.send(request, body: nil, options: TransportOptions())
+      let buffered = try #require(small.bufferedData)
+      #expect(buffered.count > 100)
+
+      let streaming = AsyncHTTPClientTransport.Configuration(responseBufferingLimit: 100)
+      let transport = AsyncHTTPClientTransport(
+        client: (server.transport as? AsyncHTTPClientTransport)!.client, configuration: streaming)
+      let (response, streamed) = try await transport.send(request, body: nil, options: TransportOptions())
+      #expect(streamed.bufferedData == nil)
+      #expect(streamed.length == .known(Int64(buffered.count)))
+      #expect(response.headerFields[.contentLength] == "\(buffered.count)")
+      #expect(try await streamed.collect() == buffered)
+    }
+  }
+
+  @Test func aBodyCutShortByCancellationThrowsInsteadOfEnding() async throws {
+    let request = HTTPRequest(url: URL(string: "http://127.0.0.1/x")!)
+    func chunks() -> ResponseBodyChunks {
+      ResponseBodyChunks(.bytes(ByteBuffer(string: "complete")), request: request, response: HTTPResponse(status: .ok))
+    }
+    #expect(try await chunks().collect() == Data("complete".utf8))
+    let cancelled = Task {
+      while !Task.isCancelled { await Task.yield() }
+      return try await chunks().collect()
+    }
+    cancelled.cancel()
+    let error = await #expect(throws: CourierError.self) { try await cancelled.value }
+    #expect(error?.kind == .cancelled)
+    #expect(error?.response?.status == .ok)
+  }
+
+  @Test func whatIsReadWhole() {
+    func readsWhole(_ status: HTTPResponse.Status, _ fields: HTTPFields, method: HTTPRequest.Method = .get) -> Bool {
+      AsyncHTTPClientTransport.readsWhole(
+        HTTPResponse(status: status, headerFields: fields), method: method, limit: 1000)
+    }
+    #expect(readsWhole(.ok, [.contentLength: "1000"]))
+    #expect(!readsWhole(.ok, [.contentLength: "1001"]))
+    #expect(!readsWhole(.ok, [:]))
+    #expect(!readsWhole(.ok, [.contentLength: "-1"]))
+    #expect(readsWhole(.ok, [.contentLength: "5000"], method: .head))
+    #expect(readsWhole(.noContent, [:]))
+    #expect(readsWhole(.notModified, [:]))
   }
 
   @Test func theBodyLengthComesFromTheHead() {

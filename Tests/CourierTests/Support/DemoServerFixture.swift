@@ -84,6 +84,15 @@ func withDemoServer(
   await server.stop()
 }
 
+/// The fixture's earlier form, over URLSession only, kept so tests written against it still build.
+@available(*, deprecated, message: "take a TransportKind argument and pass it, so the test runs over every transport")
+func withDemoServer(
+  _ configure: (inout APIClient.Configuration) -> Void = { _ in },
+  _ body: (APIClient, URL) async throws -> Void
+) async throws {
+  try await withDemoServer(.urlSession, configure) { client, server in try await body(client, server.baseURL) }
+}
+
 /// The demo API's error body.
 struct DemoError: ServerErrorResponse, Equatable {
   var code: String
