@@ -1,5 +1,6 @@
 import ArgumentParser
 import Courier
+import CourierAsyncHTTPClient
 import CourierDemoServer
 import Foundation
 
@@ -19,11 +20,18 @@ extension CourierDemo {
   struct Tour: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the tour against an in-process demo server.")
 
+    @Option(
+      help:
+        "The transport to send with: urlsession or ahc (AsyncHTTPClient). Default: \(TransportChoice.platformDefault.rawValue)."
+    )
+    var transport: TransportChoice = .platformDefault
+
     func run() async throws {
       let server = try await DemoServer().start(host: "127.0.0.1", port: 0)
-      print("Courier demo API listening on \(server.baseURL.absoluteString)\n")
+      print("Courier demo API listening on \(server.baseURL.absoluteString)")
+      print("Sending with \(transport.name)\n")
       do {
-        try await TourSteps(baseURL: server.baseURL, transport: URLSessionTransport()).run()
+        try await TourSteps(baseURL: server.baseURL, transport: transport.makeTransport()).run()
       } catch {
         await server.stop()
         print("\nThe tour failed: \(error)")
@@ -31,6 +39,35 @@ extension CourierDemo {
       }
       await server.stop()
       print("\nTour finished.")
+    }
+  }
+
+  /// The transports the tour can send with.
+  enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
+    case urlsession
+    case ahc
+
+    /// The faster transport on this platform: AsyncHTTPClient on Linux, URLSession on Apple platforms.
+    static var platformDefault: TransportChoice {
+      #if canImport(Darwin)
+      .urlsession
+      #else
+      .ahc
+      #endif
+    }
+
+    var name: String {
+      switch self {
+      case .urlsession: "URLSessionTransport (URLSession)"
+      case .ahc: "AsyncHTTPClientTransport (AsyncHTTPClient, HTTPClient.shared)"
+      }
+    }
+
+    func makeTransport() -> any HTTPTransport {
+      switch self {
+      case .urlsession: URLSessionTransport()
+      case .ahc: AsyncHTTPClientTransport()
+      }
     }
   }
 
