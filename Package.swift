@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "Courier", targets: ["Courier"]),
     .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
     .library(name: "CourierTesting", targets: ["CourierTesting"]),
+    .library(name: "CourierSQLiteCache", targets: ["CourierSQLiteCache"]),
     .library(name: "CourierDemoServer", targets: ["CourierDemoServer"]),
     .executable(name: "courier-demo", targets: ["courier-demo"]),
   ],
@@ -22,7 +23,9 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
   ],
   targets: [
     .target(
@@ -53,12 +56,22 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(
+      name: "CourierSQLiteCache",
+      dependencies: [
+        "Courier",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .target(
       name: "CourierDemoServer",
       dependencies: [
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
       ],
@@ -79,6 +92,17 @@ let package = Package(
       dependencies: ["Courier", "CourierAsyncHTTPClient", "CourierTesting", "CourierDemoServer"],
       swiftSettings: swiftSettings
     ),
+    .executableTarget(
+      name: "CourierCacheWriter",
+      dependencies: ["Courier", "CourierSQLiteCache"],
+      path: "Tests/CourierCacheWriter",
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "CourierSQLiteCacheTests",
+      dependencies: ["Courier", "CourierSQLiteCache", "CourierCacheWriter"],
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "CourierTestingTests",
       dependencies: ["Courier", "CourierTesting", "CourierDemoServer"],
@@ -89,6 +113,7 @@ let package = Package(
       dependencies: [
         "CourierDemoServer",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: swiftSettings

@@ -23,7 +23,8 @@ extension APIClient {
       context.events.send(.started(callID: context.callID, request: request))
       let (response, data) = try await transfer(request, body: body, context: context)
       outcome = (response, data)
-      let result = try makeResponse(endpoint, request: request, response: response, data: data)
+      var result = try makeResponse(endpoint, request: request, response: response, data: data)
+      result.cacheStatus = context.events.cacheStatus
       try await waitForMinimumDuration(endpoint.minimumDuration, since: started)
       finish(context, started: started, outcome: outcome, error: nil)
       return result

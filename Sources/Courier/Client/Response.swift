@@ -12,13 +12,22 @@ public struct Response<Value: Sendable>: Sendable {
   public var response: HTTPResponse
   /// The request as it was sent, with every header Courier added.
   public var request: HTTPRequest
+  /// Where the response came from when a ``CacheInterceptor`` took part: `miss`, `hit`, `revalidated` or `stale`.
+  public var cacheStatus: CacheStatus?
 
   /// Creates a response. Courier creates these for you; the initializer is public for test doubles.
-  public init(value: Value, data: Data, response: HTTPResponse, request: HTTPRequest) {
+  public init(
+    value: Value,
+    data: Data,
+    response: HTTPResponse,
+    request: HTTPRequest,
+    cacheStatus: CacheStatus? = nil
+  ) {
     self.value = value
     self.data = data
     self.response = response
     self.request = request
+    self.cacheStatus = cacheStatus
   }
 
   /// The response status.
@@ -30,6 +39,6 @@ public struct Response<Value: Sendable>: Sendable {
 
   /// The same response with its value transformed.
   public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
-    Response<T>(value: try transform(value), data: data, response: response, request: request)
+    Response<T>(value: try transform(value), data: data, response: response, request: request, cacheStatus: cacheStatus)
   }
 }

@@ -6,7 +6,7 @@ extension CourierError {
   public struct Kind: Sendable, Hashable, CustomStringConvertible {
     enum Base: String, Sendable, Hashable {
       case invalidURL, invalidRequest, encoding, noConnection, timeout, connectionLost, cancelled, tls, transport
-      case unacceptableStatus, decoding, unauthorized
+      case unacceptableStatus, decoding, unauthorized, notCached
     }
 
     let base: Base
@@ -35,6 +35,8 @@ extension CourierError {
     public static let decoding = Kind(base: .decoding)
     /// The credentials were rejected and could not be refreshed; the user has to sign in again.
     public static let unauthorized = Kind(base: .unauthorized)
+    /// The cache policy allowed only cached responses (``CachePolicy/returnCacheOnly``) and nothing was stored.
+    public static let notCached = Kind(base: .notCached)
 
     /// The kind's name, e.g. `timeout`.
     public var description: String { base.rawValue }

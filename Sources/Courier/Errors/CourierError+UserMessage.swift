@@ -12,6 +12,7 @@ extension CourierError {
     case .tls: return "A secure connection to the server could not be made."
     case .decoding: return "The server's response could not be read."
     case .unauthorized: return "Please sign in again."
+    case .notCached: return "This isn't available offline."
     case .unacceptableStatus: return Self.message(forStatus: status?.code ?? 0)
     case .invalidURL, .invalidRequest, .encoding: return "The request could not be created."
     default: return "Something went wrong. Please try again."

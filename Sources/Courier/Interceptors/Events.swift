@@ -33,12 +33,22 @@ public struct CallMetrics: Sendable, Hashable {
 public struct EventSink: Sendable {
   let handler: (@Sendable (CourierEvent) -> Void)?
   let counters: Locked<(attempts: Int, bytesSent: Int64)>
+  let cache: Locked<CacheStatus?>
 
   /// A sink that reports to `handler`.
   public init(_ handler: (@Sendable (CourierEvent) -> Void)? = nil) {
     self.handler = handler
     counters = Locked((0, 0))
+    cache = Locked(nil)
   }
+
+  /// Records where the call's response came from; ``Response/cacheStatus`` reports it.
+  public func setCacheStatus(_ status: CacheStatus) {
+    cache.withLock { $0 = status }
+  }
+
+  /// Where the call's response came from, when a cache took part.
+  public var cacheStatus: CacheStatus? { cache.withLock { $0 } }
 
   /// Reports `event`.
   public func send(_ event: CourierEvent) {

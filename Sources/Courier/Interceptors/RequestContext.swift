@@ -49,6 +49,8 @@ public struct RequestOptions: Sendable, Hashable {
   public var isRetryable = true
   /// Whether identical in-flight GETs may share this call's transfer.
   public var deduplicates = false
+  /// How this call uses the cache; `nil` uses the ``CacheInterceptor``'s policy.
+  public var cachePolicy: CachePolicy?
 
   /// Default options: authenticated, logged, retryable, not deduplicated.
   public init() {}

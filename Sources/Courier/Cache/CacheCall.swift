@@ -1,0 +1,214 @@
+import Foundation
+import HTTPTypes
+
+/// One GET or HEAD going through ``CacheInterceptor``.
+struct CacheCall: Sendable {
+  let cache: CacheInterceptor
+  let request: HTTPRequest
+  let body: HTTPBody?
+  let context: RequestContext
+  let next: InterceptorNext
+
+  var store: any CacheStore { cache.store }
+  var now: Date { cache.clock.now }
+
+  func run(policy: CachePolicy) async throws -> (HTTPResponse, HTTPBody) {
+    let requestControl = Self.requestControl(request)
+    let conditional = request.headerFields[.ifNoneMatch] != nil || request.headerFields[.ifModifiedSince] != nil
+    if policy == .reloadIgnoringCache || conditional || requestControl.noStore {
+      return try await load(storing: !requestControl.noStore && !conditional)
+    }
+    let entry = await storedEntry()
+    switch policy {
+    case .returnCacheOnly:
+      guard let entry else {
+        throw CourierError(.notCached, "Nothing is cached for \(CacheInterceptor.key(for: request))", request: request)
+      }
+      return serve(entry, status: Freshness(entry, now: now).isFresh ? .hit : .stale)
+    case .returnCacheElseLoad:
+      guard let entry else { return try await load(storing: true) }
+      return serve(entry, status: Freshness(entry, now: now).isFresh ? .hit : .stale)
+    case .useProtocolRules, .offlineFallback, .reloadIgnoringCache:
+      guard let entry else {
+        if requestControl.onlyIfCached { return gatewayTimeout() }
+        return try await load(storing: true)
+      }
+      return try await reuse(entry, requestControl: requestControl, offlineFallback: policy == .offlineFallback)
+    }
+  }
+
+  /// RFC 9111 §4: serve fresh, serve stale where allowed, else revalidate.
+  private func reuse(
+    _ entry: CachedResponse,
+    requestControl: CacheControl,
+    offlineFallback: Bool
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    let responseControl = CacheControl(entry.response.headerFields)
+    let freshness = Freshness(entry, now: now)
+    let mayServeStale = !responseControl.mustRevalidate && !responseControl.noCache
+    var acceptable = freshness.isFresh && !requestControl.noCache && !responseControl.noCache
+    if acceptable, !(responseControl.immutable && freshness.isFresh) {
+      if let maxAge = requestControl.maxAge, freshness.age > maxAge { acceptable = false }
+    }
+    if acceptable, let minFresh = requestControl.minFresh, freshness.remaining < minFresh { acceptable = false }
+    if acceptable { return serve(entry, status: .hit) }
+
+    if !freshness.isFresh, mayServeStale, !requestControl.noCache {
+      if let maxStale = requestControl.maxStale, freshness.staleness <= maxStale {
+        return serve(entry, status: .stale)
+      }
+      if let window = responseControl.staleWhileRevalidate, freshness.staleness <= window {
+        var detached = context
+        detached.events = EventSink()
+        let background = CacheCall(cache: cache, request: request, body: body, context: detached, next: next)
+        Task { _ = try? await background.revalidate(entry, fallback: nil) }
+        return serve(entry, status: .stale)
+      }
+    }
+    if requestControl.onlyIfCached { return gatewayTimeout() }
+    let errorWindow = responseControl.staleIfError ?? requestControl.staleIfError
+    let fallback: CachedResponse? =
+      mayServeStale && (offlineFallback || errorWindow.map { freshness.staleness <= $0 } == true) ? entry : nil
+    return try await revalidate(entry, fallback: fallback)
+  }
+
+  /// Sends a conditional request; a 304 refreshes the stored head and serves the stored body.
+  private func revalidate(_ entry: CachedResponse, fallback: CachedResponse?) async throws -> (HTTPResponse, HTTPBody) {
+    var conditional = request
+    if let etag = entry.response.headerFields[.eTag] { conditional.headerFields[.ifNoneMatch] = etag }
+    if let modified = entry.response.headerFields[.lastModified] { conditional.headerFields[.ifModifiedSince] = modified }
+    let sent = now
+    let response: HTTPResponse
+    let responseBody: HTTPBody
+    do {
+      (response, responseBody) = try await next(conditional, body, context)
+    } catch {
+      let failure = CourierError(transportFailure: error, request: request)
+      if let fallback, !failure.isCancellation, !Task.isCancelled { return serve(fallback, status: .stale) }
+      throw failure
+    }
+    if response.status.code == 304 {
+      var updated = entry
+      updated.response.headerFields = Self.merge(entry.response.headerFields, with: response.headerFields)
+      updated.requestTime = sent
+      updated.responseTime = now
+      try? await store.store(updated)
+      return serve(updated, status: .revalidated)
+    }
+    if let fallback, [500, 502, 503, 504].contains(response.status.code) {
+      return serve(fallback, status: .stale)
+    }
+    return try await keep(response, responseBody, requestTime: sent, storing: true)
+  }
+
+  private func load(storing: Bool) async throws -> (HTTPResponse, HTTPBody) {
+    let sent = now
+    let (response, responseBody) = try await next(request, body, context)
+    return try await keep(response, responseBody, requestTime: sent, storing: storing)
+  }
+
+  /// Stores the response when RFC 9111 §3 allows it, and hands it on marked as a miss.
+  private func keep(
+    _ response: HTTPResponse,
+    _ responseBody: HTTPBody,
+    requestTime: Date,
+    storing: Bool
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    context.events.setCacheStatus(.miss)
+    guard storing, let variant = Self.storableVariant(request: request, response: response) else {
+      return (response, responseBody)
+    }
+    if case .known(let length) = responseBody.length, length > cache.maxEntrySize { return (response, responseBody) }
+    let data = try await responseBody.collect()
+    if data.count <= cache.maxEntrySize {
+      let entry = CachedResponse(
+        key: CacheInterceptor.key(for: request), variant: variant, response: response, body: data,
+        requestTime: requestTime, responseTime: now)
+      try? await store.store(entry)
+    }
+    return (response, HTTPBody(data))
+  }
+
+  private func storedEntry() async -> CachedResponse? {
+    var keys = [CacheInterceptor.key(for: request)]
+    if request.method == .head { keys.append(CacheInterceptor.key(for: request, method: .get)) }
+    for key in keys {
+      let entries = (try? await store.entries(for: key)) ?? []
+      if let match = entries.first(where: { Self.matches($0, request) }) { return match }
+    }
+    return nil
+  }
+
+  private func serve(_ entry: CachedResponse, status: CacheStatus) -> (HTTPResponse, HTTPBody) {
+    context.events.setCacheStatus(status)
+    var response = entry.response
+    response.headerFields[.age] = String(Int(Freshness(entry, now: now).age))
+    return (response, request.method == .head ? HTTPBody() : HTTPBody(entry.body))
+  }
+
+  private func gatewayTimeout() -> (HTTPResponse, HTTPBody) {
+    context.events.setCacheStatus(.miss)
+    return (HTTPResponse(status: .gatewayTimeout), HTTPBody())
+  }
+}
+
+extension CacheCall {
+  /// The request's directives; `Pragma: no-cache` counts as `no-cache` when there is no `Cache-Control`.
+  static func requestControl(_ request: HTTPRequest) -> CacheControl {
+    var control = CacheControl(request.headerFields)
+    if request.headerFields[.cacheControl] == nil,
+      request.headerFields[values: HTTPField.Name("Pragma")!].contains(where: { $0.lowercased().contains("no-cache") })
+    {
+      control.noCache = true
+    }
+    return control
+  }
+
+  /// The `Vary` variant to store the response under, or `nil` when RFC 9111 §3 forbids storing it (or storing it
+  /// would be useless: no freshness, no validators).
+  static func storableVariant(request: HTTPRequest, response: HTTPResponse) -> [String: String]? {
+    let code = response.status.code
+    guard code >= 200, code != 206, code != 304 else { return nil }
+    let responseControl = CacheControl(response.headerFields)
+    guard !responseControl.noStore, !requestControl(request).noStore else { return nil }
+    let lifetime = Freshness.lifetime(of: response, receivedAt: Date())
+    let explicit = responseControl.maxAge != nil || response.headerFields[.expires] != nil
+    let validators = response.headerFields[.eTag] != nil || response.headerFields[.lastModified] != nil
+    guard explicit || Freshness.heuristicallyCacheable.contains(code) || responseControl.isPublic else { return nil }
+    guard lifetime > 0 || validators || responseControl.staleWhileRevalidate != nil else { return nil }
+    var variant: [String: String] = [:]
+    for name in varyNames(response) {
+      if name == "*" { return nil }
+      guard let fieldName = HTTPField.Name(name) else { return nil }
+      let values = request.headerFields[values: fieldName]
+      if !values.isEmpty { variant[name] = values.joined(separator: ", ") }
+    }
+    return variant
+  }
+
+  static func varyNames(_ response: HTTPResponse) -> [String] {
+    response.headerFields[values: .vary].flatMap { $0.split(separator: ",") }
+      .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+  }
+
+  /// Whether `entry` was stored for a request with the same values of the headers its response varies on.
+  static func matches(_ entry: CachedResponse, _ request: HTTPRequest) -> Bool {
+    for name in varyNames(entry.response) {
+      guard name != "*", let fieldName = HTTPField.Name(name) else { return false }
+      let values = request.headerFields[values: fieldName]
+      let current = values.isEmpty ? nil : values.joined(separator: ", ")
+      if current != entry.variant[name] { return false }
+    }
+    return true
+  }
+
+  /// RFC 9111 §3.2: the stored head takes the 304's fields, except the framing ones.
+  static func merge(_ stored: HTTPFields, with update: HTTPFields) -> HTTPFields {
+    var merged = stored
+    let skipped: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .contentEncoding, .contentRange]
+    for name in Set(update.map(\.name)) where !skipped.contains(name) {
+      merged[values: name] = update[values: name]
+    }
+    return merged
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import HTTPTypes
+
+/// A private HTTP cache (RFC 9111) as an interceptor: it answers from its store when a response is fresh,
+/// revalidates stale ones with `If-None-Match` / `If-Modified-Since`, honours `Vary` and the request and response
+/// `Cache-Control` directives, and invalidates what a successful POST, PUT, PATCH or DELETE changes.
+///
+/// Courier owns caching on every platform and transport (FoundationNetworking's `URLCache` never stores a
+/// session's responses on Linux). Put it after auth and retry and before limits and logging, so a hit costs no
+/// network slot and is not logged as a request:
+///
+/// ```swift
+/// let client = APIClient(baseURL: url) {
+///   $0.interceptors = [auth, RetryInterceptor(), CacheInterceptor(store: InMemoryCacheStore()), LoggingInterceptor(logger: log)]
+/// }
+/// let response = try await client.send(Endpoint<Feed>.get("/feed"))
+/// print(response.cacheStatus)   // .miss, then .hit while fresh, .revalidated after a 304
+/// ```
+///
+/// Responses are stored whole in memory before being stored; bodies larger than `maxEntrySize` pass through.
+/// Call ``CacheStore/removeAll()`` when the user signs out: a private cache keeps responses to authorized requests.
+public struct CacheInterceptor: Interceptor {
+  /// Where responses are kept.
+  public let store: any CacheStore
+  /// The policy for calls whose endpoint sets none.
+  public let policy: CachePolicy
+  /// The largest body stored (8 MiB by default).
+  public let maxEntrySize: Int
+  let clock: any DelayClock
+
+  /// Creates a cache over `store`.
+  ///
+  /// - Parameters:
+  ///   - store: Where responses are kept.
+  ///   - policy: The default policy; endpoints override it with ``Endpoint/cachePolicy(_:)``.
+  ///   - maxEntrySize: The largest body stored.
+  ///   - clock: The time source for ages; inject one in tests.
+  public init(
+    store: any CacheStore,
+    policy: CachePolicy = .useProtocolRules,
+    maxEntrySize: Int = 8 * 1024 * 1024,
+    clock: any DelayClock = SystemDelayClock()
+  ) {
+    self.store = store
+    self.policy = policy
+    self.maxEntrySize = maxEntrySize
+    self.clock = clock
+  }
+
+  /// Answers from the cache, revalidates, or loads and stores.
+  public func intercept(
+    _ request: HTTPRequest,
+    body: HTTPBody?,
+    context: RequestContext,
+    next: Next
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    guard request.method == .get || request.method == .head else {
+      let result = try await next(request, body, context)
+      if ![.options, .trace].contains(request.method) { await invalidate(after: request, response: result.0) }
+      return result
+    }
+    let call = CacheCall(cache: self, request: request, body: body, context: context, next: next)
+    return try await call.run(policy: context.options.cachePolicy ?? policy)
+  }
+
+  /// The key of `request`: `scheme://authority/path?query`, prefixed with the method when it is not GET.
+  static func key(for request: HTTPRequest, method: HTTPRequest.Method? = nil) -> String {
+    let url = "\(request.scheme ?? "http")://\(request.authority ?? "")\(request.path ?? "/")"
+    let method = method ?? request.method
+    return method == .get ? url : "\(method.rawValue) \(url)"
+  }
+
+  /// RFC 9111 §4.4: a non-error response to an unsafe method invalidates the target URI and the same-origin URIs in
+  /// `Location` and `Content-Location`.
+  func invalidate(after request: HTTPRequest, response: HTTPResponse) async {
+    guard (200..<400).contains(response.status.code) else { return }
+    var targets = [Self.key(for: request, method: .get)]
+    let origin = "\(request.scheme ?? "http")://\(request.authority ?? "")"
+    for name in [HTTPField.Name.location, .contentLocation] {
+      guard let value = response.headerFields[name], let resolved = Self.resolve(value, origin: origin, path: request.path)
+      else { continue }
+      if resolved.hasPrefix(origin + "/") || resolved == origin { targets.append(resolved) }
+    }
+    for target in targets {
+      try? await store.removeEntries(for: target)
+      try? await store.removeEntries(for: "HEAD \(target)")
+    }
+  }
+
+  static func resolve(_ reference: String, origin: String, path: String?) -> String? {
+    guard let base = URL(string: origin + (path ?? "/")), let url = URL(string: reference, relativeTo: base) else {
+      return nil
+    }
+    return url.absoluteURL.absoluteString
+  }
+}

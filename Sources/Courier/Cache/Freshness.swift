@@ -1,0 +1,51 @@
+import Foundation
+import HTTPTypes
+
+/// How fresh a stored response is (RFC 9111 §4.2): its freshness lifetime and its current age.
+struct Freshness: Sendable {
+  /// How long the response stays fresh after it was generated.
+  let lifetime: TimeInterval
+  /// How old the response is now.
+  let age: TimeInterval
+
+  var isFresh: Bool { lifetime > age }
+  /// How long ago it became stale (0 while fresh).
+  var staleness: TimeInterval { max(0, age - lifetime) }
+  /// How long it stays fresh (negative once stale).
+  var remaining: TimeInterval { lifetime - age }
+
+  /// Statuses whose responses may be given a heuristic freshness (RFC 9110 §15.1).
+  static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
+
+  init(_ entry: CachedResponse, now: Date) {
+    lifetime = Self.lifetime(of: entry.response, receivedAt: entry.responseTime)
+    age = Self.age(of: entry, now: now)
+  }
+
+  /// max-age, else Expires − Date, else 10% of Date − Last-Modified for heuristically cacheable statuses (at most a day).
+  static func lifetime(of response: HTTPResponse, receivedAt responseTime: Date) -> TimeInterval {
+    let fields = response.headerFields
+    let control = CacheControl(fields)
+    if let maxAge = control.maxAge { return maxAge }
+    let date = fields[.date].flatMap(HTTPDate.parse) ?? responseTime
+    if let expires = fields[.expires] {
+      guard let expiry = HTTPDate.parse(expires) else { return 0 }  // an invalid Expires means "already expired"
+      return max(0, expiry.timeIntervalSince(date))
+    }
+    if heuristicallyCacheable.contains(response.status.code), let modified = fields[.lastModified].flatMap(HTTPDate.parse) {
+      return min(max(0, date.timeIntervalSince(modified) / 10), 86_400)
+    }
+    return 0
+  }
+
+  /// The current age: corrected initial age plus resident time.
+  static func age(of entry: CachedResponse, now: Date) -> TimeInterval {
+    let fields = entry.response.headerFields
+    let date = fields[.date].flatMap(HTTPDate.parse) ?? entry.responseTime
+    let ageValue = fields[.age].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+    let apparentAge = max(0, entry.responseTime.timeIntervalSince(date))
+    let responseDelay = max(0, entry.responseTime.timeIntervalSince(entry.requestTime))
+    let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
+    return correctedInitialAge + max(0, now.timeIntervalSince(entry.responseTime))
+  }
+}

@@ -1,1 +1,0 @@
-// Test doubles for code that uses Courier.

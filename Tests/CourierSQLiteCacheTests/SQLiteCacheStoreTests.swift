@@ -1,0 +1,160 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import CourierSQLiteCache
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+func temporaryDatabase() -> URL {
+  FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString)/cache.sqlite")
+}
+
+func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: Int = 600) -> CachedResponse {
+  CachedResponse(
+    key: key, variant: variant,
+    response: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=\(maxAge)", .eTag: "\"\(key)\""]),
+    body: Data((0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 31) }), requestTime: Date(), responseTime: Date())
+}
+
+@Suite struct SQLiteCacheStoreTests {
+  @Test func storesReadsAndSurvivesAProcessRestartInWALMode() async throws {
+    let url = temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    do {
+      let store = try SQLiteCacheStore(url: url)
+      #expect(try await store.journalMode() == "wal")
+      try await store.store(cached("https://a.test/1", bytes: 700_000))
+      try await store.store(cached("https://a.test/v", bytes: 10, variant: ["accept-language": "fr"]))
+      try await store.store(cached("https://a.test/v", bytes: 20, variant: ["accept-language": "de"]))
+    }
+    let reopened = try SQLiteCacheStore(url: url)
+    let entry = try #require(try await reopened.entries(for: "https://a.test/1").first)
+    #expect(entry.body == cached("https://a.test/1", bytes: 700_000).body)
+    #expect(entry.response.headerFields[.eTag] == "\"https://a.test/1\"")
+    #expect(entry.response.status == .ok)
+    let variants = try await reopened.entries(for: "https://a.test/v")
+    #expect(Set(variants.map { $0.variant["accept-language"] ?? "" }) == ["fr", "de"])
+    try await reopened.store(cached("https://a.test/v", bytes: 30, variant: ["accept-language": "fr"]))
+    #expect(try await reopened.entries(for: "https://a.test/v").map(\.body.count).sorted() == [20, 30])
+  }
+
+  @Test func evictsLeastRecentlyUsedUnderTheByteLimit() async throws {
+    let url = temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let store = try SQLiteCacheStore(url: url, byteLimit: 35_000)
+    for index in 1...3 { try await store.store(cached("k\(index)", bytes: 10_000)) }
+    try await pause(milliseconds: 20)
+    _ = try await store.entries(for: "k1")
+    try await store.store(cached("k4", bytes: 10_000))
+    #expect(try await store.entries(for: "k2").isEmpty, "k2 was least recently used")
+    #expect(try await store.entries(for: "k1").count == 1)
+    #expect(try await store.totalBytes() <= 35_000)
+    #expect(try await store.count() == 3)
+  }
+
+  @Test func expiredEntriesAreCleanedUpAndRemoveAllEmptiesTheStore() async throws {
+    let url = temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let store = try SQLiteCacheStore(url: url)
+    try await store.store(cached("short", bytes: 10, maxAge: 1))
+    try await store.store(cached("long", bytes: 10, maxAge: 3600))
+    #expect(try await store.removeExpired(now: Date().addingTimeInterval(60)) == 1)
+    #expect(try await store.keys() == ["long"])
+    try await store.removeEntries(for: "long")
+    try await store.store(cached("x", bytes: 10))
+    try await store.removeAll()
+    #expect(try await store.count() == 0)
+  }
+
+  @Test func largeBodiesStreamInAndOutAChunkAtATime() async throws {
+    let url = temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let store = try SQLiteCacheStore(url: url, byteLimit: 200 * 1024 * 1024, chunkSize: 1024 * 1024)
+    let size = 48 * 1024 * 1024
+    let chunks = AsyncStream<Data> { continuation in
+      var offset = 0
+      while offset < size {
+        continuation.yield(Data(repeating: UInt8(offset / (1024 * 1024) % 251), count: 512 * 1024))
+        offset += 512 * 1024
+      }
+      continuation.finish()
+    }
+    try await store.store(cached("big", bytes: 0), bodyChunks: chunks)
+    let body = try #require(try await store.bodyStream(key: "big"))
+    #expect(body.length == .known(Int64(size)))
+    var total = 0
+    var largest = 0
+    var chunkIndex = 0
+    for try await chunk in body {
+      #expect(chunk.first == UInt8(chunkIndex % 251))
+      total += chunk.count
+      largest = max(largest, chunk.count)
+      chunkIndex += 1
+    }
+    #expect(total == size)
+    #expect(largest == 1024 * 1024, "read back a chunk at a time")
+  }
+
+  @Test func anUnopenableDatabaseIsATypedError() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("cache.sqlite")
+    try Data("this is not a database, just text that is long enough to have a header".utf8).write(to: file)
+    #expect(throws: CourierError.self) { try SQLiteCacheStore(url: file) }
+  }
+}
+
+@Suite struct SQLiteCrashTests {
+  /// The writer executable built next to the test bundle.
+  static var writer: URL? {
+    let candidates = [
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+      Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+    ]
+    return candidates.map { $0.appendingPathComponent("CourierCacheWriter") }
+      .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+  }
+
+  @Test func killDashNineDuringWritesLeavesAStoreThatOpensAndNeverServesAPartialEntry() async throws {
+    let writer = try #require(Self.writer, "CourierCacheWriter is built with the tests")
+    let url = temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    for round in 0..<3 {
+      let process = Process()
+      process.executableURL = writer
+      process.arguments = [url.path]
+      let output = Pipe()
+      process.standardOutput = output
+      try process.run()
+      let ready = output.fileHandleForReading.availableData
+      #expect(String(decoding: ready, as: UTF8.self).contains("ready"), "round \(round)")
+      try await pause(milliseconds: 150 + round * 100)
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      #expect(process.terminationReason == .uncaughtSignal)
+
+      let store = try SQLiteCacheStore(url: url, byteLimit: 64 * 1024 * 1024)
+      #expect(try await store.integrityCheck() == ["ok"])
+      #expect(try await store.incompleteCount() == 0, "unfinished entries are removed on open")
+      let keys = try await store.keys()
+      #expect(keys.count >= 3)
+      for key in keys {
+        for entry in try await store.entries(for: key) {
+          let expected = Int(entry.response.headerFields[.contentLength] ?? "") ?? -1
+          #expect(entry.body.count == expected, "\(key) is whole")
+          let sum = key.utf8.reduce(0) { $0 &+ Int($1) }
+          let intact = entry.body.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: sum &+ $0.offset) }
+          #expect(intact, "\(key) has its own bytes")
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// nginx serving static files on 127.0.0.1 with its own configuration, started for one test: a server we did not
+/// write, with real `ETag`, `Last-Modified` and `Expires` headers.
+final class Nginx: Sendable {
+  static let binary: String? = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx"]
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+  /// CI sets COURIER_REQUIRE_NGINX=1 so a missing nginx fails instead of skipping.
+  static var isAvailable: Bool {
+    binary != nil || ProcessInfo.processInfo.environment["COURIER_REQUIRE_NGINX"] == "1"
+  }
+
+  let directory: URL
+  let port: Int
+  let process: Process
+
+  var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+  var root: URL { directory.appendingPathComponent("www") }
+
+  static func start() async throws -> Nginx {
+    guard let binary else {
+      throw NginxError("nginx is not installed: `apt-get install nginx` (CI installs it in .ci/run)")
+    }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-nginx-\(UUID().uuidString)")
+    for folder in ["www/static", "www/plain", "www/nostore", "tmp"] {
+      try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+    let port = try freePort()
+    let path = directory.path
+    let configuration = """
+      daemon off;
+      master_process off;
+      worker_processes 1;
+      error_log \(path)/error.log warn;
+      pid \(path)/nginx.pid;
+      events { worker_connections 64; }
+      http {
+        access_log \(path)/access.log;
+        client_body_temp_path \(path)/tmp/body;
+        proxy_temp_path \(path)/tmp/proxy;
+        fastcgi_temp_path \(path)/tmp/fastcgi;
+        uwsgi_temp_path \(path)/tmp/uwsgi;
+        scgi_temp_path \(path)/tmp/scgi;
+        default_type application/octet-stream;
+        server {
+          listen 127.0.0.1:\(port);
+          root \(path)/www;
+          location /static/ { expires 60s; }
+          location /nostore/ { add_header Cache-Control "no-store"; }
+        }
+      }
+      """
+    let conf = directory.appendingPathComponent("nginx.conf")
+    try configuration.write(to: conf, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["-p", path, "-c", conf.path]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let server = Nginx(directory: directory, port: port, process: process)
+    for _ in 0..<200 {
+      if canConnect(port: port) { return server }
+      try await Task.sleep(nanoseconds: 20_000_000)
+    }
+    server.stop()
+    let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+    throw NginxError("nginx did not start on port \(port): \(log)")
+  }
+
+  private init(directory: URL, port: Int, process: Process) {
+    self.directory = directory
+    self.port = port
+    self.process = process
+  }
+
+  func write(_ text: String, to path: String) throws {
+    try text.write(to: root.appendingPathComponent(path), atomically: true, encoding: .utf8)
+  }
+
+  /// The status codes nginx logged for `path`, in order.
+  func loggedStatuses(for path: String) -> [Int] {
+    let log = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+    return log.split(separator: "\n").compactMap { line -> Int? in
+      guard line.contains("\"GET \(path) ") || line.contains("\"HEAD \(path) ") else { return nil }
+      let afterRequest = line.components(separatedBy: "\" ").dropFirst().first ?? ""
+      return Int(afterRequest.split(separator: " ").first ?? "")
+    }
+  }
+
+  /// Kills nginx with SIGKILL: a child of the test process inherits its threads' blocked signal mask, so nginx
+  /// never sees SIGTERM or SIGQUIT.
+  func stop() {
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  static func freePort() throws -> Int {
+    let socket = Self.socket()
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+    }
+    guard bound == 0 else { throw NginxError("no free port") }
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  static func canConnect(port: Int) -> Bool {
+    let socket = Self.socket()
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    } == 0
+  }
+
+  private static func socket() -> Int32 {
+    #if canImport(Glibc)
+    Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    Darwin.socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+  }
+}
+
+struct NginxError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
