@@ -128,6 +128,7 @@ public struct DemoServer: Sendable {
     let state = DemoState(accessTokenTTL: options.accessTokenTTL)
     return Application(
       responder: DemoRouter.makeResponder(state: state),
+      server: .http1(configuration: .init(additionalChannelHandlers: [DateOverride.Handler()])),
       configuration: .init(address: .hostname(host, port: port), serverName: "CourierDemoServer"),
       onServerRunning: { channel in
         await onListening(channel.localAddress?.port)

@@ -3,7 +3,8 @@ import Foundation
 /// HTTP-dates in the IMF-fixdate form of RFC 9110 §5.6.7, e.g. `Wed, 21 Oct 2026 07:28:00 GMT`.
 enum HTTPDate {
   private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-  private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+  /// Month abbreviations, January first.
+  static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
   /// `date` as an IMF-fixdate; fractions of a second are dropped.
   static func format(_ date: Date) -> String {

@@ -3,4 +3,7 @@ import HTTPTypes
 extension HTTPField.Name {
   /// `Link` (RFC 8288), which HTTPTypes does not predefine.
   static var webLink: Self { Self("Link")! }
+
+  /// `Pragma` (HTTP/1.0's `no-cache`, RFC 9111 §5.4), which HTTPTypes does not predefine.
+  static var pragma: Self { Self("Pragma")! }
 }

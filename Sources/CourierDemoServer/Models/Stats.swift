@@ -4,7 +4,7 @@ struct Stats: Codable, Sendable, Equatable {
   /// How many times `/auth/refresh` was called since start or the last reset (failed calls included).
   var refreshCalls: Int
   /// Request counts keyed by `"<METHOD> <route pattern>"`; admin routes and the read-outs
-  /// `GET /flaky/{key}/attempts` and `GET /counted/{key}/hits` are not counted.
+  /// `GET /flaky/{key}/attempts`, `GET /counted/{key}/hits` and `GET /cache/hits/{key}` are not counted.
   var requests: [String: Int]
   /// The most `/concurrency/probe` requests ever in flight at once.
   var maxInFlight: Int = 0

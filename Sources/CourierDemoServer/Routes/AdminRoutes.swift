@@ -32,8 +32,8 @@ struct AdminRoutes: Sendable {
     try JSONResponse.make(await state.stats())
   }
 
-  /// Back to the seed data; counters (flaky attempts, counted hits, max in flight too) zeroed and tokens dropped
-  /// → `{"reset": true}`.
+  /// Back to the seed data; counters (flaky attempts, counted hits, max in flight, cache origin hits too) zeroed,
+  /// cache versions back to 1 and tokens dropped → `{"reset": true}`.
   @Sendable func reset(_ request: Request, _ context: DemoContext) async throws -> Response {
     await state.reset()
     return try JSONResponse.make(["reset": true])

@@ -12,6 +12,7 @@ enum DemoRouter {
       + FlakyRoutes(state: state).routes
       + ConcurrencyRoutes(state: state).routes
       + CountedRoutes(state: state).routes
+      + CacheRoutes(state: state).routes
       + AdminRoutes(state: state).routes
   }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Everything one running demo server remembers: accounts, tokens, posts, switches and counters (including the
-/// attempts, hits and in-flight probes behind `/flaky`, `/counted` and `/concurrency/probe`).
+/// attempts, hits and in-flight probes behind `/flaky`, `/counted` and `/concurrency/probe`, and the versions and
+/// origin hits behind `/cache`).
 ///
 /// Each application built by ``DemoServer`` owns one `DemoState`; nothing is shared between servers.
 actor DemoState {
@@ -18,6 +19,7 @@ actor DemoState {
   private var refreshCalls = 0
   private var requestCounts: [String: Int] = [:]
   private var probes = ProbeCounters()
+  private var cacheOrigin = CacheOrigin()
   private let clock = ContinuousClock()
 
   /// Creates state holding the seed data.
@@ -156,6 +158,36 @@ actor DemoState {
     probes.endProbe()
   }
 
+  // MARK: HTTP cache origin
+
+  /// Counts a `GET` or `HEAD` of `/cache/resource/{key}` at `now`; `isNotModified` decides, given the version
+  /// current at that moment, whether the answer is 304.
+  func readCacheResource(
+    key: String,
+    now: Date,
+    isNotModified: @Sendable (CacheOrigin.Version) -> Bool
+  ) -> CacheOrigin.Read {
+    cacheOrigin.read(key: key, now: now, isNotModified: isNotModified)
+  }
+
+  /// Counts an unsafe request to `/cache/resource/{key}`, making a new version when `bumpsVersion`; returns the
+  /// version current afterwards.
+  func writeCacheResource(key: String, bumpsVersion: Bool) -> CacheOrigin.Version {
+    cacheOrigin.write(key: key, bumpsVersion: bumpsVersion, now: Date())
+  }
+
+  /// The origin counters and current version of `/cache/resource/{key}`.
+  func cacheHits(key: String) -> CacheHits {
+    let (counters, version) = cacheOrigin.report(key: key)
+    return CacheHits(
+      key: key,
+      hits: counters.hits,
+      notModified: counters.notModified,
+      unsafe: counters.unsafe,
+      version: version
+    )
+  }
+
   // MARK: Admin
 
   /// Makes every current access token expired; returns how many were still valid.
@@ -183,8 +215,8 @@ actor DemoState {
     )
   }
 
-  /// Returns everything to the seed data: accounts, posts, tokens, switches and counters (probes still in flight
-  /// stay counted as in flight).
+  /// Returns everything to the seed data: accounts, posts, tokens, switches, counters and cache versions (probes
+  /// still in flight stay counted as in flight).
   func reset() {
     accounts = SeedData.accounts
     posts = SeedData.postsByID
@@ -194,5 +226,6 @@ actor DemoState {
     refreshCalls = 0
     requestCounts = [:]
     probes.reset()
+    cacheOrigin = CacheOrigin()
   }
 }

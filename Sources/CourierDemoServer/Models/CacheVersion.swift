@@ -1,0 +1,7 @@
+/// The body of `POST`, `PUT` and `PATCH /cache/resource/{key}`: `{"key": "k", "version": 3}`.
+struct CacheVersion: Codable, Sendable, Equatable {
+  /// The key from the path.
+  var key: String
+  /// The key's version after the request (only 2xx answers make a new one).
+  var version: Int
+}

@@ -1,0 +1,30 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import CourierDemoServer
+
+extension TestClientProtocol {
+  /// `GET /cache/hits/{key}`, decoded.
+  func cacheHits(_ key: String) async throws -> CacheHits {
+    try await send("/cache/hits/\(key)").decode(CacheHits.self)
+  }
+}
+
+extension TestResponse {
+  /// The header `name` parsed as an IMF-fixdate; records an issue and throws when it is missing or malformed.
+  func httpDate(_ name: HTTPField.Name) throws -> Date {
+    let value = try #require(headers[name], "missing \(name)")
+    return try #require(FlakyTests.parseHTTPDate(value), "\(name) is not an IMF-fixdate: \(value)")
+  }
+}
+
+/// Helpers for the `/cache` tests.
+enum CacheTestSupport {
+  /// Whether `date` is within `tolerance` seconds of `expected`.
+  static func isClose(_ date: Date, to expected: Date, tolerance: TimeInterval = 3) -> Bool {
+    abs(date.timeIntervalSince(expected)) <= tolerance
+  }
+}
