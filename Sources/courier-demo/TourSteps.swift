@@ -80,6 +80,7 @@ struct TourSteps {
     }
 
     try await runInterceptorSteps()
+    try await runCacheSteps()
   }
 
   func step(_ title: String) {
