@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
     .library(name: "CourierTesting", targets: ["CourierTesting"]),
     .library(name: "CourierSQLiteCache", targets: ["CourierSQLiteCache"]),
+    .library(name: "CourierCombine", targets: ["CourierCombine"]),
     .library(name: "CourierDemoServer", targets: ["CourierDemoServer"]),
     .executable(name: "courier-demo", targets: ["courier-demo"]),
   ],
@@ -26,6 +27,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
   ],
   targets: [
     .target(
@@ -61,6 +63,14 @@ let package = Package(
         "Courier",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "CourierCombine",
+      dependencies: [
+        "Courier",
+        .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
       ],
       swiftSettings: swiftSettings
     ),
@@ -101,6 +111,11 @@ let package = Package(
     .testTarget(
       name: "CourierSQLiteCacheTests",
       dependencies: ["Courier", "CourierSQLiteCache", "CourierCacheWriter"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "CourierCombineTests",
+      dependencies: ["Courier", "CourierCombine", "CourierDemoServer"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,0 +1,1 @@
+// Combine publishers for Courier calls.
