@@ -27,7 +27,7 @@ extension LogRedactor {
   ///
   /// - Parameter isComplete: `false` when `text` is only the start of the body; JSON is then redacted textually,
   ///   since the cut text does not parse.
-  func body(_ text: String, contentType: String?, isComplete: Bool = true) -> String {
+  package func body(_ text: String, contentType: String?, isComplete: Bool = true) -> String {
     switch BodyFormat(contentType: contentType, text: text) {
     case .json:
       if isComplete, let redacted = parsedJSON(text) { return redacted }

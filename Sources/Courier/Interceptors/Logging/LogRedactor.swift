@@ -4,15 +4,15 @@ import HTTPTypes
 /// Hides secrets in what the logging interceptor prints: header values, query and form values, JSON fields.
 ///
 /// Names are compared case-insensitively; a hidden value is replaced with the placeholder and its name is kept.
-struct LogRedactor: Sendable {
-  let headers: Set<HTTPField.Name>
+package struct LogRedactor: Sendable {
+  package let headers: Set<HTTPField.Name>
   /// Lowercased.
-  let queryKeys: Set<String>
+  package let queryKeys: Set<String>
   /// Lowercased.
   let bodyFields: Set<String>
-  let placeholder: String
+  package let placeholder: String
 
-  init(_ configuration: LoggingInterceptor.Configuration) {
+  package init(_ configuration: LoggingInterceptor.Configuration) {
     headers = configuration.redactedHeaders
     queryKeys = Set(configuration.redactedQueryKeys.map { $0.lowercased() })
     bodyFields = Set(configuration.redactedBodyFields.map { $0.lowercased() })
@@ -20,7 +20,7 @@ struct LogRedactor: Sendable {
   }
 
   /// The value of `field` as it may be logged; credentials keep their scheme: `Bearer <redacted>`.
-  func value(of field: HTTPField) -> String {
+  package func value(of field: HTTPField) -> String {
     guard headers.contains(field.name) else { return field.value }
     if let scheme = Self.authorizationScheme(of: field) {
       return "\(scheme) \(placeholder)"
@@ -41,7 +41,7 @@ struct LogRedactor: Sendable {
   }
 
   /// The request's URL with the values of redacted query keys (and any user info) hidden.
-  func url(of request: HTTPRequest) -> String {
+  package func url(of request: HTTPRequest) -> String {
     let target = pathAndQuery(request.path ?? "")
     guard let authority = request.authority.map(self.authority) else { return target }
     guard let scheme = request.scheme else { return authority + target }
@@ -62,7 +62,7 @@ struct LogRedactor: Sendable {
   }
 
   /// `a=1&password=x` with the values of `keys` hidden; the shape of query strings and form bodies.
-  func urlEncoded(_ text: some StringProtocol, hiding keys: Set<String>) -> String {
+  package func urlEncoded(_ text: some StringProtocol, hiding keys: Set<String>) -> String {
     text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
       guard let equals = pair.firstIndex(of: "="), Self.matches(pair[..<equals], keys) else { return String(pair) }
       return pair[...equals] + placeholder
