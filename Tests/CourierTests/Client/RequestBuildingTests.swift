@@ -3,12 +3,13 @@ import HTTPTypes
 import Testing
 
 @testable import Courier
+import CourierTesting
 
 @Suite struct URLJoiningTests {
-  let client = APIClient.stubbed(ClosureTransport())
+  let client = APIClient.stubbed(StubTransport(.any))
 
   func url(_ base: String?, _ path: String) throws -> String {
-    let client = APIClient.stubbed(ClosureTransport()) { $0.baseURL = base.flatMap(URL.init(string:)) }
+    let client = APIClient.stubbed(StubTransport(.any)) { $0.baseURL = base.flatMap(URL.init(string:)) }
     return try client.request(for: Endpoint<Empty>.get(path)).url?.absoluteString ?? "nil"
   }
 
@@ -66,7 +67,7 @@ import Testing
 
   @Test func baseURLQueryIsKeptAndExtended() throws {
     #expect(try url("https://x.test/api?key=1", "/a") == "https://x.test/api/a?key=1")
-    let client = APIClient.stubbed(ClosureTransport()) { $0.baseURL = URL(string: "https://x.test/api?key=1") }
+    let client = APIClient.stubbed(StubTransport(.any)) { $0.baseURL = URL(string: "https://x.test/api?key=1") }
     let request = try client.request(for: Endpoint<Empty>.get("/a", query: ["b": "2"]))
     #expect(request.url?.absoluteString == "https://x.test/api/a?key=1&b=2")
   }
@@ -88,7 +89,7 @@ import Testing
   }
 
   @Test func nonHTTPBaseURLIsRejectedAtSendTime() async {
-    let client = APIClient.stubbed(ClosureTransport()) { $0.baseURL = URL(string: "ftp://x.test") }
+    let client = APIClient.stubbed(StubTransport(.any)) { $0.baseURL = URL(string: "ftp://x.test") }
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a")) }
     #expect(error?.kind == .invalidURL)
   }
@@ -96,7 +97,7 @@ import Testing
 
 @Suite struct HeaderTests {
   @Test func endpointHeadersOverrideDefaultsAndEachOther() throws {
-    let client = APIClient.stubbed(ClosureTransport()) { $0.defaultHeaders = [.accept: "text/html", .userAgent: "UA"] }
+    let client = APIClient.stubbed(StubTransport(.any)) { $0.defaultHeaders = [.accept: "text/html", .userAgent: "UA"] }
     let request = try client.request(
       for: Endpoint<Empty>.get("/a").header(.accept("application/json")).header("X-Trace", "1").header("x-trace", "2"))
     #expect(request.headerFields[values: .accept] == ["application/json"])
@@ -106,7 +107,7 @@ import Testing
 
   @Test(arguments: ["a\r\nInjected: yes", "line\n", "cr\r", "nul\u{0}"])
   func crOrLFInAValueIsRejectedAndNothingIsSent(_ value: String) async {
-    let transport = ClosureTransport()
+    let transport = StubTransport(.any)
     let client = APIClient.stubbed(transport)
     let error = await #expect(throws: CourierError.self) {
       try await client.send(Endpoint<Empty>.get("/a").header("X-Token", value))
@@ -117,7 +118,7 @@ import Testing
   }
 
   @Test func bearerTokenWithNewlineIsRejected() {
-    let client = APIClient.stubbed(ClosureTransport())
+    let client = APIClient.stubbed(StubTransport(.any))
     let error = #expect(throws: CourierError.self) {
       try client.request(for: Endpoint<Empty>.get("/a").header(.authorization(bearer: "abc\n")))
     }
@@ -125,7 +126,7 @@ import Testing
   }
 
   @Test func invalidHeaderNameIsRejected() {
-    let client = APIClient.stubbed(ClosureTransport())
+    let client = APIClient.stubbed(StubTransport(.any))
     let error = #expect(throws: CourierError.self) {
       try client.request(for: Endpoint<Empty>.get("/a").header("Bad Name", "v"))
     }
@@ -170,7 +171,7 @@ import Testing
     #expect(request.headerFields[.acceptEncoding] == "gzip;q=1.0, deflate;q=0.9")
     #expect(request.headerFields[.userAgent]?.contains("Courier/") == true)
     #expect(request.headerFields[.acceptLanguage] != nil)
-    let silent = APIClient.stubbed(ClosureTransport())
+    let silent = APIClient.stubbed(StubTransport(.any))
     #expect(try silent.request(for: Endpoint<Empty>.get("/")).headerFields[.acceptEncoding] == nil)
   }
 }
@@ -183,14 +184,14 @@ import Testing
   }
 
   @Test func encodableQueryFollowsHandWrittenQueryInOrder() throws {
-    let client = APIClient.stubbed(ClosureTransport())
+    let client = APIClient.stubbed(StubTransport(.any))
     let request = try client.request(
       for: Endpoint<Empty>.get("/p", query: ["page": 2]).query(Filter(category: nil, tags: ["a b", "c"], inStock: true)))
     #expect(request.path == "/v1/p?page=2&tags%5B%5D=a%20b&tags%5B%5D=c&inStock=true")
   }
 
   @Test func clientAndEndpointQueryEncodersApply() throws {
-    let client = APIClient.stubbed(ClosureTransport()) { $0.queryEncoder.boolEncoding = .numeric }
+    let client = APIClient.stubbed(StubTransport(.any)) { $0.queryEncoder.boolEncoding = .numeric }
     let filter = Filter(category: "x", tags: ["a", "b"], inStock: false)
     #expect(try client.request(for: Endpoint<Empty>.get("/p").query(filter)).path
       == "/v1/p?category=x&tags%5B%5D=a&tags%5B%5D=b&inStock=0")
@@ -199,37 +200,37 @@ import Testing
   }
 
   @Test func jsonBodySetsContentTypeUnlessTheCallerDid() async throws {
-    let transport = ClosureTransport()
+    let transport = StubTransport(.any)
     let client = APIClient.stubbed(transport)
     try await client.send(Endpoint<Empty>.post("/a", body: ["name": "Zoë"]))
     try await client.send(
       Endpoint<Empty>.post("/a", body: ["name": "Zoë"]).header(.contentType("application/vnd.api+json")))
     #expect(transport.requests[0].headerFields[values: .contentType] == ["application/json"])
     #expect(transport.requests[1].headerFields[values: .contentType] == ["application/vnd.api+json"])
-    #expect(transport.bodies[0] == Data(#"{"name":"Zoë"}"#.utf8))
+    #expect(transport.requests[0].body == Data(#"{"name":"Zoë"}"#.utf8))
   }
 
   @Test func formBodyUsesTheQueryEngine() async throws {
-    let transport = ClosureTransport()
+    let transport = StubTransport(.any)
     let client = APIClient.stubbed(transport)
     try await client.send(Endpoint<Empty>.post("/login").body(form: ["email": "a+b@x.test", "password": "p&w=1 2"]))
     #expect(transport.requests[0].headerFields[.contentType] == "application/x-www-form-urlencoded")
-    #expect(transport.bodies[0].map { String(decoding: $0, as: UTF8.self) } == "email=a%2Bb%40x.test&password=p%26w%3D1%202")
+    #expect(transport.requests[0].body.map { String(decoding: $0, as: UTF8.self) } == "email=a%2Bb%40x.test&password=p%26w%3D1%202")
   }
 
   @Test func perEndpointJSONEncoderIsUsed() async throws {
     struct Payload: Encodable, Sendable { var userName: String }
-    let transport = ClosureTransport()
+    let transport = StubTransport(.any)
     let client = APIClient.stubbed(transport)
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
     try await client.send(Endpoint<Empty>.post("/a", body: Payload(userName: "x")).encoder(encoder))
-    #expect(transport.bodies[0] == Data(#"{"user_name":"x"}"#.utf8))
+    #expect(transport.requests[0].body == Data(#"{"user_name":"x"}"#.utf8))
   }
 
   @Test func unencodableQueryIsATypedErrorNamingTheKeyPath() async {
     struct Bad: Encodable, Sendable { var price: Double }
-    let transport = ClosureTransport()
+    let transport = StubTransport(.any)
     let client = APIClient.stubbed(transport)
     let error = await #expect(throws: CourierError.self) {
       try await client.send(Endpoint<Empty>.get("/a").query(Bad(price: .nan)))
@@ -240,7 +241,7 @@ import Testing
   }
 
   @Test func unencodableJSONBodyIsATypedError() async {
-    let client = APIClient.stubbed(ClosureTransport())
+    let client = APIClient.stubbed(StubTransport(.any))
     let error = await #expect(throws: CourierError.self) {
       try await client.send(Endpoint<Empty>.post("/a", body: ["ratio": Double.infinity]))
     }
@@ -249,24 +250,15 @@ import Testing
   }
 
   @Test func methodAndTimeoutModifiers() async throws {
-    let seen = Locked<TimeInterval?>(nil)
-    struct Recorder: HTTPTransport {
-      let seen: Locked<TimeInterval?>
-      func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws
-        -> (HTTPResponse, HTTPBody)
-      {
-        seen.withLock { $0 = options.timeout }
-        return (HTTPResponse(status: .ok), HTTPBody())
-      }
-    }
-    let client = APIClient(configuration: .init(baseURL: URL(string: "https://x.test"), transport: Recorder(seen: seen)))
+    let transport = StubTransport(.any)
+    let client = APIClient.testing(baseURL: URL(string: "https://x.test")!, transport: transport)
     if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
       try await client.send(Endpoint<Empty>("login").method(.post).timeout(.seconds(2.5)))
-      #expect(seen.withLock { $0 } == 2.5)
+      #expect(transport.requests.last?.options.timeout == 2.5)
     }
     try await client.send(Endpoint<Empty>("login").timeout(4))
-    #expect(seen.withLock { $0 } == 4)
+    #expect(transport.requests.last?.options.timeout == 4)
     try await client.send(Endpoint<Empty>("login"))
-    #expect(seen.withLock { $0 } == 60)
+    #expect(transport.requests.last?.options.timeout == 60)
   }
 }

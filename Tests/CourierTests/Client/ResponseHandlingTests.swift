@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Courier
+import CourierTesting
 
 @Suite struct ResponseHandlingTests {
   struct Item: Codable, Sendable, Equatable {
@@ -21,7 +22,7 @@ import Testing
   }
 
   @Test func decodesValueAndKeepsRawBytesAndHeads() async throws {
-    let transport = ClosureTransport(body: #"{"id":1,"price":9.5}"#, headers: [.contentType: "application/json"])
+    let transport = StubTransport(.any.reply(.body(#"{"id":1,"price":9.5}"#, headerFields: [.contentType: "application/json"])))
     let response = try await APIClient.stubbed(transport).send(Endpoint<Item>.get("/items/1"))
     #expect(response.value == Item(id: 1, price: 9.5))
     #expect(response.data == Data(#"{"id":1,"price":9.5}"#.utf8))
@@ -32,24 +33,23 @@ import Testing
   }
 
   @Test func emptyDataAndStringResponses() async throws {
-    let client = APIClient.stubbed(ClosureTransport(status: .ok, body: "Grüße 👋"))
+    let client = APIClient.stubbed(StubTransport(.any.reply(.body("Grüße 👋"))))
     #expect(try await client.value(Endpoint<String>.get("/t")) == "Grüße 👋")
     #expect(try await client.value(Endpoint<Data>.get("/t")) == Data("Grüße 👋".utf8))
     #expect(try await client.value(Endpoint<Empty>.get("/t")) == Empty())
-    let noContent = APIClient.stubbed(ClosureTransport(status: .noContent))
+    let noContent = APIClient.stubbed(StubTransport(.any.reply(.status(.noContent))))
     #expect(try await noContent.send(Endpoint<Empty>.delete("/t")).status == .noContent)
   }
 
   @Test func latin1TextIsDecodedByItsCharset() async throws {
-    let transport = ClosureTransport { _, _ in
-      (HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain; charset=ISO-8859-1"]), Data([0x63, 0x61, 0x66, 0xE9]))
-    }
+    let transport = StubTransport(
+      .any.reply(.data(Data([0x63, 0x61, 0x66, 0xE9]), headerFields: [.contentType: "text/plain; charset=ISO-8859-1"])))
     #expect(try await APIClient.stubbed(transport).value(Endpoint<String>.get("/t")) == "café")
   }
 
   @Test func statusOutsideTheExpectedSetThrowsWithBodyAndServerError() async {
     let body = #"{"message":"Invalid input","details":["name is empty"]}"#
-    let client = APIClient.stubbed(ClosureTransport(status: .unprocessableContent, body: body)) {
+    let client = APIClient.stubbed(StubTransport(.any.reply(.body(body, status: .unprocessableContent)))) {
       $0.serverErrorType = MessageBody.self
     }
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Item>.post("/items")) }
@@ -63,19 +63,19 @@ import Testing
   }
 
   @Test func expectNarrowsTheAcceptedStatuses() async throws {
-    let client = APIClient.stubbed(ClosureTransport(status: .ok))
+    let client = APIClient.stubbed(StubTransport(.any.reply(.status(.ok))))
     let error = await #expect(throws: CourierError.self) {
       try await client.send(Endpoint<Empty>.post("/a").expect(.created))
     }
     #expect(error?.kind == .unacceptableStatus)
-    let redirect = APIClient.stubbed(ClosureTransport(status: .notModified))
+    let redirect = APIClient.stubbed(StubTransport(.any.reply(.status(.notModified))))
     #expect(try await redirect.send(Endpoint<Empty>.get("/a").expect(.ok, .notModified)).status == .notModified)
     #expect(try await redirect.send(Endpoint<Empty>.get("/a").expect(.any)).status == .notModified)
     #expect(try await redirect.send(Endpoint<Empty>.get("/a").expect(200..<400)).status == .notModified)
   }
 
   @Test func customMessageWinsOverServerMessageAndDefault() async {
-    let client = APIClient.stubbed(ClosureTransport(status: .notFound, body: #"{"message":"nope","details":[]}"#)) {
+    let client = APIClient.stubbed(StubTransport(.any.reply(.body(#"{"message":"nope","details":[]}"#, status: .notFound)))) {
       $0.serverErrorType = MessageBody.self
     }
     let custom = await #expect(throws: CourierError.self) {
@@ -85,7 +85,7 @@ import Testing
     #expect(custom?.localizedDescription == "User not found")
     let server = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Item>.get("/a")) }
     #expect(server?.userMessage == "nope")
-    let plain = APIClient.stubbed(ClosureTransport(status: .notFound, body: "<html>"))
+    let plain = APIClient.stubbed(StubTransport(.any.reply(.body("<html>", status: .notFound))))
     let fallback = await #expect(throws: CourierError.self) { try await plain.send(Endpoint<Item>.get("/a")) }
     #expect(fallback?.userMessage == "The requested item could not be found.")
     #expect(fallback?.serverError == nil)
@@ -93,21 +93,21 @@ import Testing
 
   @Test(arguments: [408, 429, 500, 502, 503, 504])
   func retryableStatuses(_ code: Int) async {
-    let client = APIClient.stubbed(ClosureTransport(status: HTTPResponse.Status(code: code)))
+    let client = APIClient.stubbed(StubTransport(.any.reply(.status(HTTPResponse.Status(code: code)))))
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a")) }
     #expect(error?.isRetryable == true)
   }
 
   @Test(arguments: [400, 401, 403, 404, 409, 422, 501])
   func nonRetryableStatuses(_ code: Int) async {
-    let client = APIClient.stubbed(ClosureTransport(status: HTTPResponse.Status(code: code)))
+    let client = APIClient.stubbed(StubTransport(.any.reply(.status(HTTPResponse.Status(code: code)))))
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a")) }
     #expect(error?.isRetryable == false)
   }
 
   @Test func decodingFailureKeepsBodyAndCodingPath() async {
     let body = #"{"items":[{"id":1,"price":2},{"id":2,"price":"free"}]}"#
-    let client = APIClient.stubbed(ClosureTransport(body: body))
+    let client = APIClient.stubbed(StubTransport(.any.reply(.body(body))))
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Page>.get("/a")) }
     #expect(error?.kind == .decoding)
     #expect(error?.codingPath == "items[1].price")
@@ -118,20 +118,20 @@ import Testing
   }
 
   @Test func missingKeyNamesTheKey() async {
-    let client = APIClient.stubbed(ClosureTransport(body: #"{"items":[{"id":1}]}"#))
+    let client = APIClient.stubbed(StubTransport(.any.reply(.body(#"{"items":[{"id":1}]}"#))))
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Page>.get("/a")) }
     #expect(error?.codingPath == "items[0].price")
   }
 
   @Test func emptyBodyForADecodableValueSaysSo() async {
-    let client = APIClient.stubbed(ClosureTransport(status: .noContent))
+    let client = APIClient.stubbed(StubTransport(.any.reply(.status(.noContent))))
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Item>.get("/a")) }
     #expect(error?.kind == .decoding)
     #expect(error?.detail.contains("Endpoint<Empty>") == true)
   }
 
   @Test func customDecodeClosure() async throws {
-    let client = APIClient.stubbed(ClosureTransport(body: "1,2,3"))
+    let client = APIClient.stubbed(StubTransport(.any.reply(.body("1,2,3"))))
     let numbers = try await client.value(
       Endpoint<[Int]>.get("/csv").decode { data, _, _ in
         String(decoding: data, as: UTF8.self).split(separator: ",").compactMap { Int($0) }
@@ -143,9 +143,9 @@ import Testing
     struct Stamp: Decodable, Sendable { var at: Date }
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .secondsSince1970
-    let client = APIClient.stubbed(ClosureTransport(body: #"{"at":86400}"#))
+    let client = APIClient.stubbed(StubTransport(.any.reply(.body(#"{"at":86400}"#))))
     #expect(try await client.value(Endpoint<Stamp>.get("/a").decoder(decoder)).at == Date(timeIntervalSince1970: 86400))
-    let iso = APIClient.stubbed(ClosureTransport(body: #"{"at":"1970-01-02T00:00:00Z"}"#))
+    let iso = APIClient.stubbed(StubTransport(.any.reply(.body(#"{"at":"1970-01-02T00:00:00Z"}"#))))
     #expect(try await iso.value(Endpoint<Stamp>.get("/a")).at == Date(timeIntervalSince1970: 86400))
   }
 
@@ -156,7 +156,7 @@ import Testing
       (.badServerResponse, .transport),
     ]
     for (code, kind) in cases {
-      let client = APIClient.stubbed(ClosureTransport { _, _ in throw URLError(code) })
+      let client = APIClient.stubbed(StubTransport(.any.reply(.urlError(code))))
       let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a")) }
       #expect(error?.kind == kind, "\(code)")
       #expect(error?.request != nil)
@@ -166,11 +166,11 @@ import Testing
 
   @Test func unknownTransportErrorsAreWrappedAndCancellationErrorIsCancellation() async {
     struct Weird: Error {}
-    let weird = APIClient.stubbed(ClosureTransport { _, _ in throw Weird() })
+    let weird = APIClient.stubbed(StubTransport(.any.reply(.error(Weird()))))
     let error = await #expect(throws: CourierError.self) { try await weird.send(Endpoint<Empty>.get("/a")) }
     #expect(error?.kind == .transport)
     #expect(error?.underlyingError is Weird)
-    let cancelled = APIClient.stubbed(ClosureTransport { _, _ in throw CancellationError() })
+    let cancelled = APIClient.stubbed(StubTransport(.any.reply(.error(CancellationError()))))
     let cancellation = await #expect(throws: CourierError.self) { try await cancelled.send(Endpoint<Empty>.get("/a")) }
     #expect(cancellation?.isCancellation == true)
     #expect(cancellation?.isRetryable == false)
@@ -178,10 +178,12 @@ import Testing
 
   @Test func cancellingTheTaskSurfacesAsCancellationEvenWhenTheTransportSaysOtherwise() async {
     struct Weird: Error {}
-    let client = APIClient.stubbed(ClosureTransport { _, _ in
-      try? await pause(milliseconds: 10000)
-      throw Weird()
-    })
+    let client = APIClient.stubbed(
+      StubTransport(
+        .any.reply { _ in
+          try? await pause(milliseconds: 10000)
+          throw Weird()
+        }))
     let task = Task { try await client.send(Endpoint<Empty>.get("/a")) }
     try? await pause(milliseconds: 50)
     task.cancel()
@@ -190,7 +192,7 @@ import Testing
   }
 
   @Test func errorDescriptionsAreUseful() async {
-    let client = APIClient.stubbed(ClosureTransport(status: .internalServerError, body: #"{"oops":true}"#))
+    let client = APIClient.stubbed(StubTransport(.any.reply(.body(#"{"oops":true}"#, status: .internalServerError))))
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/boom")) }
     let text = error.map { String(describing: $0) } ?? ""
     #expect(text.contains("unacceptableStatus"))
@@ -230,7 +232,7 @@ import Testing
   }
 
   @Test func enumCasesDescribeEveryPartOfTheRequest() async throws {
-    let transport = ClosureTransport(body: "{}")
+    let transport = StubTransport(.any.reply(.body("{}")))
     let client = APIClient.stubbed(transport)
     try await client.send(MovieAPI.popular(page: 2), as: Empty.self)
     try await client.send(MovieAPI.rate(id: 7, stars: 4), as: Empty.self)
@@ -239,7 +241,7 @@ import Testing
     #expect(requests[0].url?.absoluteString == "https://api.example.com/v1/movies/popular?page=2")
     #expect(requests[1].method == .post)
     #expect(requests[1].url?.absoluteString == "https://api.example.com/v1/movies/7/rating")
-    #expect(transport.bodies[1] == Data(#"{"value":4}"#.utf8))
+    #expect(transport.requests[1].body == Data(#"{"value":4}"#.utf8))
     #expect(requests[2].url?.absoluteString == "https://images.example.com/posters/7.jpg")
     #expect(requests.allSatisfy { $0.headerFields[HTTPField.Name("X-API-Key")!] == "k" })
   }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Courier
+import CourierTesting
 
 /// A fake server that accepts only its current token, and a provider that counts refreshes.
 final class TokenServer: Sendable {
@@ -10,14 +11,15 @@ final class TokenServer: Sendable {
   let refreshes = Locked(0)
   let seenTokens = Locked<[String]>([])
 
-  var transport: ClosureTransport {
-    ClosureTransport { [self] request, _ in
-      let token = request.headerFields[.authorization]?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
-      seenTokens.withLock { $0.append(token) }
-      try await pause(milliseconds: 5)
-      let valid = validToken.withLock { $0 }
-      return (HTTPResponse(status: token == valid ? .ok : .unauthorized), Data("{}".utf8))
-    }
+  var transport: StubTransport {
+    StubTransport(
+      .any.reply { [self] request in
+        let token = request.headerFields[.authorization]?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
+        seenTokens.withLock { $0.append(token) }
+        try await pause(milliseconds: 5)
+        let valid = validToken.withLock { $0 }
+        return .body("{}", status: token == valid ? .ok : .unauthorized)
+      })
   }
 
   func provider(failing: Bool = false, store: InMemoryTokenStore = InMemoryTokenStore(AuthToken(accessToken: "t0", refreshToken: "r0")))
@@ -139,7 +141,7 @@ final class TokenServer: Sendable {
   }
 
   @Test func authorizationHeaderIsSetFromTheProvider() async throws {
-    let transport = ClosureTransport(status: .ok)
+    let transport = StubTransport(.any.reply(.status(.ok)))
     let provider = StoredTokenProvider(store: InMemoryTokenStore(AuthToken(accessToken: "abc"))) { $0 }
     let client = APIClient.stubbed(transport) { $0.interceptors = [AuthInterceptor(provider: provider)] }
     try await client.send(Endpoint<Empty>.get("/me"))

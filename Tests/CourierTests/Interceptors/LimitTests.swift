@@ -3,19 +3,21 @@ import HTTPTypes
 import Testing
 
 @testable import Courier
+import CourierTesting
 
 @Suite struct ConcurrencyLimitTests {
   @Test func neverMoreThanTheLimitInFlight() async throws {
     let inFlight = Locked((now: 0, max: 0))
-    let transport = ClosureTransport { _, _ in
-      inFlight.withLock { state in
-        state.now += 1
-        state.max = max(state.max, state.now)
-      }
-      try await pause(milliseconds: 2)
-      inFlight.withLock { $0.now -= 1 }
-      return (HTTPResponse(status: .ok), Data())
-    }
+    let transport = StubTransport(
+      .any.reply { _ in
+        inFlight.withLock { state in
+          state.now += 1
+          state.max = max(state.max, state.now)
+        }
+        try await pause(milliseconds: 2)
+        inFlight.withLock { $0.now -= 1 }
+        return .status(.ok)
+      })
     let client = APIClient.stubbed(transport) { $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 4)] }
     try await withThrowingTaskGroup(of: Void.self) { group in
       for _ in 0..<100 { group.addTask { try await client.send(Endpoint<Empty>.get("/a")) } }
@@ -57,10 +59,7 @@ import Testing
 
 @Suite struct DeduplicationTests {
   @Test func identicalConcurrentGETsShareOneTransfer() async throws {
-    let transport = ClosureTransport { _, _ in
-      try await pause(milliseconds: 100)
-      return (HTTPResponse(status: .ok), Data(#"{"id":1}"#.utf8))
-    }
+    let transport = StubTransport(.any.reply(.body(#"{"id":1}"#).delayed(by: 0.1)))
     struct Item: Decodable, Sendable { var id: Int }
     let client = APIClient.stubbed(transport) { $0.interceptors = [DeduplicationInterceptor()] }
     let ids = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -72,10 +71,7 @@ import Testing
   }
 
   @Test func differentURLsHeadersOrUnmarkedEndpointsAreNotShared() async throws {
-    let transport = ClosureTransport { _, _ in
-      try await pause(milliseconds: 50)
-      return (HTTPResponse(status: .ok), Data())
-    }
+    let transport = StubTransport(.any.reply(.status(.ok).delayed(by: 0.05)))
     let client = APIClient.stubbed(transport) { $0.interceptors = [DeduplicationInterceptor()] }
     async let a: Response<Empty> = client.send(Endpoint<Empty>.get("/a").deduplicated())
     async let b: Response<Empty> = client.send(Endpoint<Empty>.get("/b").deduplicated())
@@ -88,18 +84,18 @@ import Testing
 
 @Suite struct MinimumDurationTests {
   @Test func callTakesAtLeastTheMinimum() async throws {
-    let client = APIClient.stubbed(ClosureTransport(status: .ok))
+    let client = APIClient.stubbed(StubTransport(.any.reply(.status(.ok))))
     let stopwatch = Stopwatch()
     try await client.send(Endpoint<Empty>.get("/a").minimumDuration(0.3))
     #expect(stopwatch.elapsed >= 0.29)
   }
 
   @Test func failuresAlsoWaitButCancellationIsImmediate() async throws {
-    let client = APIClient.stubbed(ClosureTransport(status: .notFound))
+    let client = APIClient.stubbed(StubTransport(.any.reply(.status(.notFound))))
     let stopwatch = Stopwatch()
     await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a").minimumDuration(0.2)) }
     #expect(stopwatch.elapsed >= 0.19)
-    let slow = APIClient.stubbed(ClosureTransport(status: .ok))
+    let slow = APIClient.stubbed(StubTransport(.any.reply(.status(.ok))))
     let cancelWatch = Stopwatch()
     let task = Task { try await slow.send(Endpoint<Empty>.get("/a").minimumDuration(10)) }
     try await pause(milliseconds: 50)
@@ -123,7 +119,7 @@ import Testing
         return result
       }
     }
-    let transport = ClosureTransport(status: .ok)
+    let transport = StubTransport(.any.reply(.status(.ok)))
     let client = APIClient.stubbed(transport) { $0.interceptors = [tracer("a"), tracer("b"), tracer("c")] }
     try await client.send(Endpoint<Empty>.get("/x"))
     #expect(trail.withLock { $0 } == ["a>", "b>", "c>", "<c", "<b", "<a"])
@@ -131,7 +127,7 @@ import Testing
   }
 
   @Test func anInterceptorCanAnswerWithoutTheTransport() async throws {
-    let transport = ClosureTransport(status: .internalServerError)
+    let transport = StubTransport(.any.reply(.status(.internalServerError)))
     let client = APIClient.stubbed(transport) {
       $0.interceptors = [ClosureInterceptor { _, _, _, _ in (HTTPResponse(status: .ok), HTTPBody(Data("cached".utf8))) }]
     }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 
 @testable import Courier
+import CourierTesting
 
 @Suite struct RetryPolicyTests {
   @Test func backoffGrowsExponentiallyWithFullJitterAndACap() {
@@ -53,43 +54,35 @@ import Testing
 }
 
 @Suite struct RetryInterceptorTests {
-  /// A transport that fails `failures` times with `failure`, then answers 200.
-  func flaky(failures: Int, _ failure: @escaping @Sendable (Int) throws -> (HTTPResponse, Data)) -> ClosureTransport {
-    let count = Locked(0)
-    return ClosureTransport { _, _ in
-      let attempt = count.withLock { value in
-        value += 1
-        return value
-      }
-      if attempt <= failures { return try failure(attempt) }
-      return (HTTPResponse(status: .ok), Data("{}".utf8))
-    }
+  /// A transport that answers `failure` `failures` times, then 200 with `{}`.
+  func flaky(failures: Int, _ failure: StubResponse) -> StubTransport {
+    StubTransport(.any.reply(Array(repeating: failure, count: failures) + [.body("{}")]))
   }
 
-  func client(_ transport: ClosureTransport, _ clock: RecordingClock, policy: RetryPolicy = RetryPolicy()) -> APIClient {
+  func client(_ transport: StubTransport, _ clock: TestDelayClock, policy: RetryPolicy = RetryPolicy()) -> APIClient {
     .stubbed(transport) { $0.interceptors = [RetryInterceptor(policy: policy, clock: clock, random: { 1 })] }
   }
 
   @Test func retries503UntilSuccessWaitingRetryAfter() async throws {
-    let transport = flaky(failures: 2) { _ in (HTTPResponse(status: .serviceUnavailable, headerFields: [.retryAfter: "4"]), Data()) }
-    let clock = RecordingClock()
+    let transport = flaky(failures: 2, .status(.serviceUnavailable, headerFields: [.retryAfter: "4"]))
+    let clock = TestDelayClock()
     let response = try await client(transport, clock).send(Endpoint<Empty>.get("/a"))
     #expect(response.status == .ok)
     #expect(transport.requests.count == 3)
-    #expect(clock.recorded == [4, 4])
+    #expect(clock.sleeps == [4, 4])
   }
 
   @Test func backoffDelaysFollowThePolicyWithoutRetryAfter() async throws {
-    let transport = flaky(failures: 3) { _ in (HTTPResponse(status: .badGateway), Data()) }
-    let clock = RecordingClock()
+    let transport = flaky(failures: 3, .status(.badGateway))
+    let clock = TestDelayClock()
     try await client(transport, clock, policy: RetryPolicy(maxAttempts: 4)).send(Endpoint<Empty>.get("/a"))
     #expect(transport.requests.count == 4)
-    #expect(clock.recorded == [0.5, 1, 2])
+    #expect(clock.sleeps == [0.5, 1, 2])
   }
 
   @Test func givesUpAfterMaxAttemptsWithTheLastResponse() async {
-    let transport = flaky(failures: 10) { _ in (HTTPResponse(status: .serviceUnavailable), Data("down".utf8)) }
-    let clock = RecordingClock()
+    let transport = flaky(failures: 10, .body("down", status: .serviceUnavailable))
+    let clock = TestDelayClock()
     let error = await #expect(throws: CourierError.self) { try await client(transport, clock).send(Endpoint<Empty>.get("/a")) }
     #expect(error?.status == .serviceUnavailable)
     #expect(error?.body == Data("down".utf8))
@@ -97,64 +90,64 @@ import Testing
   }
 
   @Test func retryAfterLongerThanTheMaximumEndsRetries() async {
-    let transport = flaky(failures: 1) { _ in (HTTPResponse(status: .tooManyRequests, headerFields: [.retryAfter: "3600"]), Data()) }
-    let clock = RecordingClock()
+    let transport = flaky(failures: 1, .status(.tooManyRequests, headerFields: [.retryAfter: "3600"]))
+    let clock = TestDelayClock()
     let error = await #expect(throws: CourierError.self) { try await client(transport, clock).send(Endpoint<Empty>.get("/a")) }
     #expect(error?.status == .tooManyRequests)
     #expect(transport.requests.count == 1)
-    #expect(clock.recorded.isEmpty)
+    #expect(clock.sleeps.isEmpty)
   }
 
   @Test func postWithoutIdempotencyKeyIsSentOnceAndWithOneIsRetried() async throws {
-    let once = flaky(failures: 1) { _ in (HTTPResponse(status: .serviceUnavailable), Data()) }
-    let clock = RecordingClock()
+    let once = flaky(failures: 1, .status(.serviceUnavailable))
+    let clock = TestDelayClock()
     await #expect(throws: CourierError.self) { try await client(once, clock).send(Endpoint<Empty>.post("/a", body: ["x": 1])) }
     #expect(once.requests.count == 1)
-    let keyed = flaky(failures: 1) { _ in (HTTPResponse(status: .serviceUnavailable), Data()) }
+    let keyed = flaky(failures: 1, .status(.serviceUnavailable))
     try await client(keyed, clock).send(Endpoint<Empty>.post("/a", body: ["x": 1]).idempotencyKey("k-1"))
     #expect(keyed.requests.count == 2)
-    #expect(keyed.bodies.allSatisfy { $0 == Data(#"{"x":1}"#.utf8) }, "the body is replayed intact")
+    #expect(keyed.requests.allSatisfy { $0.body == Data(#"{"x":1}"#.utf8) }, "the body is replayed intact")
   }
 
   @Test(arguments: [URLError.Code.timedOut, .networkConnectionLost, .cannotConnectToHost])
   func transientTransportFailuresAreRetried(_ code: URLError.Code) async throws {
-    let transport = flaky(failures: 2) { _ in throw URLError(code) }
-    try await client(transport, RecordingClock()).send(Endpoint<Empty>.get("/a"))
+    let transport = flaky(failures: 2, .urlError(code))
+    try await client(transport, TestDelayClock()).send(Endpoint<Empty>.get("/a"))
     #expect(transport.requests.count == 3)
   }
 
   @Test func cancellationAndPermanentErrorsAreNotRetried() async {
     for failure in [URLError(.cancelled), URLError(.badURL), URLError(.secureConnectionFailed)] {
-      let transport = flaky(failures: 5) { _ in throw failure }
-      await #expect(throws: CourierError.self) { try await client(transport, RecordingClock()).send(Endpoint<Empty>.get("/a")) }
+      let transport = flaky(failures: 5, .error(failure))
+      await #expect(throws: CourierError.self) { try await client(transport, TestDelayClock()).send(Endpoint<Empty>.get("/a")) }
       #expect(transport.requests.count == 1, "\(failure.code)")
     }
   }
 
   @Test func nonRetryableStatusesAndOptOutsAreSentOnce() async {
-    let notFound = flaky(failures: 5) { _ in (HTTPResponse(status: .notFound), Data()) }
-    await #expect(throws: CourierError.self) { try await client(notFound, RecordingClock()).send(Endpoint<Empty>.get("/a")) }
+    let notFound = flaky(failures: 5, .status(.notFound))
+    await #expect(throws: CourierError.self) { try await client(notFound, TestDelayClock()).send(Endpoint<Empty>.get("/a")) }
     #expect(notFound.requests.count == 1)
-    let optedOut = flaky(failures: 5) { _ in (HTTPResponse(status: .serviceUnavailable), Data()) }
+    let optedOut = flaky(failures: 5, .status(.serviceUnavailable))
     await #expect(throws: CourierError.self) {
-      try await client(optedOut, RecordingClock()).send(Endpoint<Empty>.get("/a").retries(false))
+      try await client(optedOut, TestDelayClock()).send(Endpoint<Empty>.get("/a").retries(false))
     }
     #expect(optedOut.requests.count == 1)
   }
 
   @Test func aSingleUseBodyIsNotRetried() async {
-    let transport = flaky(failures: 5) { _ in (HTTPResponse(status: .serviceUnavailable), Data()) }
+    let transport = flaky(failures: 5, .status(.serviceUnavailable))
     let stream = AsyncStream<Data> { continuation in
       continuation.yield(Data("x".utf8))
       continuation.finish()
     }
     let endpoint = Endpoint<Empty>.put("/a").body(.body(HTTPBody(stream, length: .known(1))))
-    await #expect(throws: CourierError.self) { try await client(transport, RecordingClock()).send(endpoint) }
+    await #expect(throws: CourierError.self) { try await client(transport, TestDelayClock()).send(endpoint) }
     #expect(transport.requests.count == 1)
   }
 
   @Test func cancellingDuringTheWaitStopsAtOnce() async {
-    let transport = flaky(failures: 5) { _ in (HTTPResponse(status: .serviceUnavailable, headerFields: [.retryAfter: "30"]), Data()) }
+    let transport = flaky(failures: 5, .status(.serviceUnavailable, headerFields: [.retryAfter: "30"]))
     let client = APIClient.stubbed(transport) { $0.interceptors = [RetryInterceptor()] }
     let stopwatch = Stopwatch()
     let task = Task { try await client.send(Endpoint<Empty>.get("/a")) }
@@ -168,9 +161,9 @@ import Testing
 
   @Test func eventsReportRetriesAndFinalMetrics() async throws {
     let events = Locked<[CourierEvent]>([])
-    let transport = flaky(failures: 2) { _ in (HTTPResponse(status: .serviceUnavailable), Data()) }
+    let transport = flaky(failures: 2, .status(.serviceUnavailable))
     let client = APIClient.stubbed(transport) {
-      $0.interceptors = [RetryInterceptor(clock: RecordingClock(), random: { 0.5 })]
+      $0.interceptors = [RetryInterceptor(clock: TestDelayClock(), random: { 0.5 })]
       $0.eventHandler = { event in events.withLock { $0.append(event) } }
     }
     try await client.send(Endpoint<Empty>.put("/a", body: ["k": "v"]))
