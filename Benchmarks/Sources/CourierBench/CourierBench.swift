@@ -1,0 +1,87 @@
+import Foundation
+
+/// `courier-bench <scenario> <variant> [options]`: runs one scenario once and prints one `RESULT` line.
+///
+/// `run.sh` starts a new process for every measurement, so each peak RSS belongs to one scenario alone.
+///
+///     courier-bench fixtures <dir>                      writes small.json into <dir>
+///     courier-bench get <variant> --base-url URL --count N [--concurrency C]
+///     courier-bench upload <variant> --base-url URL --file PATH
+///     courier-bench download <variant> --base-url URL --size BYTES
+///     courier-bench query raw|courier --count N
+///
+/// Variants: urlsession-raw, urlsession-courier, ahc-raw, ahc-courier.
+@main
+enum CourierBench {
+  static func main() async {
+    do {
+      try await run(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+      FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
+      exit(1)
+    }
+  }
+
+  static func run(_ arguments: [String]) async throws {
+    guard arguments.count >= 2 else { throw BenchmarkFailure("usage: courier-bench <scenario> <variant> [options]") }
+    let options = Options(arguments.dropFirst(2))
+    switch arguments[0] {
+    case "fixtures":
+      try Catalog.writeSample(to: URL(fileURLWithPath: arguments[1]).appendingPathComponent("small.json"))
+    case "get":
+      let variant = try parse(GETVariant.self, arguments[1])
+      try await GETScenario.run(
+        variant, baseURL: try options.url("base-url"), count: try options.int("count"),
+        concurrency: (try? options.int("concurrency")) ?? 1
+      ).report()
+    case "upload":
+      let variant = try parse(TransferVariant.self, arguments[1])
+      try await TransferScenario.upload(variant, baseURL: try options.url("base-url"), file: try options.string("file"))
+        .report()
+    case "download":
+      let variant = try parse(TransferVariant.self, arguments[1])
+      try await TransferScenario.download(
+        variant, baseURL: try options.url("base-url"), expectedSize: Int64(try options.int("size"))
+      ).report()
+    case "query":
+      guard ["raw", "courier"].contains(arguments[1]) else { throw BenchmarkFailure("query raw|courier") }
+      try QueryEncodingScenario.run(raw: arguments[1] == "raw", count: try options.int("count")).report()
+    default:
+      throw BenchmarkFailure("unknown scenario \(arguments[0])")
+    }
+  }
+
+  static func parse<Variant: RawRepresentable>(_ type: Variant.Type, _ text: String) throws -> Variant
+  where Variant.RawValue == String {
+    guard let variant = Variant(rawValue: text) else { throw BenchmarkFailure("unknown variant \(text)") }
+    return variant
+  }
+}
+
+/// `--name value` pairs.
+struct Options {
+  var values: [String: String] = [:]
+
+  init(_ arguments: ArraySlice<String>) {
+    var iterator = arguments.makeIterator()
+    while let name = iterator.next() {
+      guard name.hasPrefix("--"), let value = iterator.next() else { continue }
+      values[String(name.dropFirst(2))] = value
+    }
+  }
+
+  func string(_ name: String) throws -> String {
+    guard let value = values[name] else { throw BenchmarkFailure("missing --\(name)") }
+    return value
+  }
+
+  func int(_ name: String) throws -> Int {
+    guard let value = Int(try string(name)) else { throw BenchmarkFailure("--\(name) is not an integer") }
+    return value
+  }
+
+  func url(_ name: String) throws -> URL {
+    guard let url = URL(string: try string(name)) else { throw BenchmarkFailure("--\(name) is not a URL") }
+    return url
+  }
+}

@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Courier
+import CourierAsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The four ways a GET scenario fetches `small.json` and decodes it into a ``Catalog``.
+///
+/// Each raw baseline and its Courier counterpart share one configuration: the same `URLSessionConfiguration`
+/// (Courier's default, without `URLCache`), or the same `HTTPClient.Configuration`
+/// (`AsyncHTTPClientTransport.Configuration()`), so the ratio measures Courier and nothing else.
+enum GETVariant: String, CaseIterable {
+  case rawURLSession = "urlsession-raw"
+  case courierURLSession = "urlsession-courier"
+  case rawAsyncHTTPClient = "ahc-raw"
+  case courierAsyncHTTPClient = "ahc-courier"
+}
+
+/// Fetches and decodes one document per call.
+struct GETRunner: Sendable {
+  let fetch: @Sendable () async throws -> Void
+  let shutdown: @Sendable () async throws -> Void
+
+  init(_ variant: GETVariant, baseURL: URL) {
+    let url = baseURL.appendingPathComponent("small.json")
+    switch variant {
+    case .rawURLSession:
+      let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
+      let decoder = JSONDecoder()
+      fetch = {
+        let (data, response) = try await session.data(from: url)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw BenchmarkFailure("status") }
+        _ = try decoder.decode(Catalog.self, from: data)
+      }
+      shutdown = { session.finishTasksAndInvalidate() }
+    case .courierURLSession:
+      let client = APIClient(baseURL: baseURL) { $0.transport = URLSessionTransport() }
+      fetch = { _ = try await client.value(Endpoint<Catalog>.get("/small.json")) }
+      shutdown = {}
+    case .rawAsyncHTTPClient:
+      let httpClient = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: AsyncHTTPClientTransport.Configuration().httpClientConfiguration)
+      let decoder = JSONDecoder()
+      let request = HTTPClientRequest(url: url.absoluteString)
+      fetch = {
+        let response = try await httpClient.execute(request, timeout: .seconds(60))
+        guard response.status == .ok else { throw BenchmarkFailure("status \(response.status)") }
+        let body = try await response.body.collect(upTo: 1 << 20)
+        _ = try decoder.decode(Catalog.self, from: body)
+      }
+      shutdown = { try await httpClient.shutdown() }
+    case .courierAsyncHTTPClient:
+      let configuration = AsyncHTTPClientTransport.Configuration()
+      let httpClient = HTTPClient(
+        eventLoopGroupProvider: .singleton, configuration: configuration.httpClientConfiguration)
+      let client = APIClient(baseURL: baseURL) {
+        $0.transport = AsyncHTTPClientTransport(client: httpClient, configuration: configuration)
+      }
+      fetch = { _ = try await client.value(Endpoint<Catalog>.get("/small.json")) }
+      shutdown = { try await httpClient.shutdown() }
+    }
+  }
+}
+
+/// Decoded 1 KB GETs: `count` requests, one at a time or from `concurrency` tasks at once.
+enum GETScenario {
+  static func run(_ variant: GETVariant, baseURL: URL, count: Int, concurrency: Int) async throws -> Measurement {
+    let runner = GETRunner(variant, baseURL: baseURL)
+    let warmUp = max(200, concurrency * 4)
+    try await fetch(runner, count: warmUp, concurrency: concurrency)
+    let start = ContinuousClock.now
+    try await fetch(runner, count: count, concurrency: concurrency)
+    let seconds = secondsSince(start)
+    try await runner.shutdown()
+    return Measurement(value: Double(count) / seconds, unit: "req/s", operations: count, seconds: seconds)
+  }
+
+  private static func fetch(_ runner: GETRunner, count: Int, concurrency: Int) async throws {
+    if concurrency <= 1 {
+      for _ in 0..<count { try await runner.fetch() }
+      return
+    }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for worker in 0..<concurrency {
+        let share = count / concurrency + (worker < count % concurrency ? 1 : 0)
+        group.addTask {
+          for _ in 0..<share { try await runner.fetch() }
+        }
+      }
+      try await group.waitForAll()
+    }
+  }
+}

@@ -1,0 +1,178 @@
+import AsyncHTTPClient
+import Courier
+import CourierAsyncHTTPClient
+import Foundation
+import HTTPTypes
+import NIOCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Who moves the large file: a raw client or Courier, over URLSession or AsyncHTTPClient.
+enum TransferVariant: String, CaseIterable {
+  case rawURLSession = "urlsession-raw"
+  case courierURLSession = "urlsession-courier"
+  case rawAsyncHTTPClient = "ahc-raw"
+  case courierAsyncHTTPClient = "ahc-courier"
+}
+
+/// Uploads a file with a streaming body (`PUT`, answered 201/204 by nginx's WebDAV module once the whole file has
+/// arrived), or downloads the large file and counts its bytes without keeping them.
+///
+/// - Raw AsyncHTTPClient streams the file as `ByteBuffer`s and reads the response body buffer by buffer.
+/// - Courier over AsyncHTTPClient uploads through `APIClient.send` with a streamed `HTTPBody`, and downloads
+///   through the transport's streamed response body.
+/// - Raw URLSession uploads with `upload(for:fromFile:)` and downloads through a data delegate that counts bytes.
+/// - Courier over URLSession goes through the same APIs, but `URLSessionTransport` collects request and response
+///   bodies in memory today, which the peak RSS shows.
+enum TransferScenario {
+  static let chunkSize = 1 << 20
+  static let timeout: TimeInterval = 3600
+
+  static func upload(_ variant: TransferVariant, baseURL: URL, file: String) async throws -> Measurement {
+    let size = try fileSize(file)
+    let url = baseURL.appendingPathComponent("upload/\(variant.rawValue).bin")
+    let start = ContinuousClock.now
+    switch variant {
+    case .rawAsyncHTTPClient:
+      try await withHTTPClient { httpClient, _ in
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .PUT
+        request.headers.add(name: "Content-Type", value: "application/octet-stream")
+        request.body = .stream(FileByteBuffers(path: file, chunkSize: chunkSize), length: .known(size))
+        let response = try await httpClient.execute(request, timeout: .seconds(Int64(timeout)))
+        guard response.status == .created || response.status == .noContent else {
+          throw BenchmarkFailure("status \(response.status)")
+        }
+      }
+    case .courierAsyncHTTPClient:
+      try await withHTTPClient { httpClient, configuration in
+        let transport = AsyncHTTPClientTransport(client: httpClient, configuration: configuration)
+        try await courierUpload(over: transport, url: url, file: file, size: size)
+      }
+    case .rawURLSession:
+      let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
+      var request = URLRequest(url: url)
+      request.httpMethod = "PUT"
+      request.timeoutInterval = timeout
+      request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+      let (_, response) = try await session.upload(for: request, fromFile: URL(fileURLWithPath: file))
+      let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+      guard status == 201 || status == 204 else { throw BenchmarkFailure("status \(status)") }
+      session.finishTasksAndInvalidate()
+    case .courierURLSession:
+      try await courierUpload(over: URLSessionTransport(), url: url, file: file, size: size)
+    }
+    let seconds = secondsSince(start)
+    return Measurement(value: Double(size) / seconds / 1e6, unit: "MB/s", operations: 1, seconds: seconds)
+  }
+
+  static func download(_ variant: TransferVariant, baseURL: URL, expectedSize: Int64) async throws -> Measurement {
+    let url = baseURL.appendingPathComponent("large.bin")
+    let start = ContinuousClock.now
+    var received: Int64 = 0
+    switch variant {
+    case .rawAsyncHTTPClient:
+      received = try await withHTTPClient { httpClient, _ in
+        let response = try await httpClient.execute(
+          HTTPClientRequest(url: url.absoluteString), timeout: .seconds(Int64(timeout)))
+        guard response.status == .ok else { throw BenchmarkFailure("status \(response.status)") }
+        var count: Int64 = 0
+        for try await buffer in response.body { count += Int64(buffer.readableBytes) }
+        return count
+      }
+    case .courierAsyncHTTPClient:
+      received = try await withHTTPClient { httpClient, configuration in
+        try await courierDownload(
+          over: AsyncHTTPClientTransport(client: httpClient, configuration: configuration), url: url)
+      }
+    case .rawURLSession:
+      received = try await CountingDownload.run(url: url, timeout: timeout)
+    case .courierURLSession:
+      received = try await courierDownload(over: URLSessionTransport(), url: url)
+    }
+    let seconds = secondsSince(start)
+    guard received == expectedSize else { throw BenchmarkFailure("received \(received) of \(expectedSize) bytes") }
+    return Measurement(value: Double(received) / seconds / 1e6, unit: "MB/s", operations: 1, seconds: seconds)
+  }
+
+  private static func courierUpload(
+    over transport: any HTTPTransport, url: URL, file: String, size: Int64
+  )
+    async throws
+  {
+    let client = APIClient(baseURL: nil) { $0.transport = transport }
+    let body = HTTPBody(FileDataChunks(path: file, chunkSize: chunkSize), length: .known(size))
+    try await client.send(
+      Endpoint<Empty>.put(url.absoluteString).body(.body(body, contentType: "application/octet-stream"))
+        .expect(.created, .noContent).timeout(timeout))
+  }
+
+  private static func courierDownload(over transport: any HTTPTransport, url: URL) async throws -> Int64 {
+    let request = try APIClient(baseURL: nil).request(for: Endpoint<Data>.get(url.absoluteString))
+    let (response, body) = try await transport.send(request, body: nil, options: TransportOptions(timeout: timeout))
+    guard response.status == .ok else { throw BenchmarkFailure("status \(response.status)") }
+    var count: Int64 = 0
+    for try await chunk in body { count += Int64(chunk.count) }
+    return count
+  }
+
+  private static func withHTTPClient<T>(
+    _ body: (HTTPClient, AsyncHTTPClientTransport.Configuration) async throws -> T
+  ) async throws -> T {
+    let configuration = AsyncHTTPClientTransport.Configuration()
+    let httpClient = HTTPClient(
+      eventLoopGroupProvider: .singleton, configuration: configuration.httpClientConfiguration)
+    do {
+      let result = try await body(httpClient, configuration)
+      try await httpClient.shutdown()
+      return result
+    } catch {
+      try? await httpClient.shutdown()
+      throw error
+    }
+  }
+
+  static func fileSize(_ path: String) throws -> Int64 {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (attributes[.size] as? NSNumber)?.int64Value ?? 0
+  }
+}
+
+/// A raw URLSession download that counts bytes as they arrive and keeps none of them.
+final class CountingDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  // @unchecked: `received` and `continuation` are only touched under `lock`.
+  private let lock = NSLock()
+  private var received: Int64 = 0
+  private var continuation: CheckedContinuation<Int64, any Error>?
+
+  static func run(url: URL, timeout: TimeInterval) async throws -> Int64 {
+    let delegate = CountingDownload()
+    let session = URLSession(
+      configuration: URLSessionTransport.defaultConfiguration(), delegate: delegate, delegateQueue: nil)
+    defer { session.finishTasksAndInvalidate() }
+    var request = URLRequest(url: url)
+    request.timeoutInterval = timeout
+    return try await withCheckedThrowingContinuation { continuation in
+      delegate.lock.withLock { delegate.continuation = continuation }
+      session.dataTask(with: request).resume()
+    }
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    lock.withLock { received += Int64(data.count) }
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    let (continuation, received) = lock.withLock {
+      defer { self.continuation = nil }
+      return (self.continuation, self.received)
+    }
+    if let error {
+      continuation?.resume(throwing: error)
+    } else {
+      continuation?.resume(returning: received)
+    }
+  }
+}

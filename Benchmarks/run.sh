@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# Runs Courier's benchmarks against nginx on 127.0.0.1 and writes Benchmarks/RESULTS.md.
+#
+#   Benchmarks/run.sh            full run (1 GiB transfers, more requests, 3 rounds)
+#   Benchmarks/run.sh --quick    smaller counts and a 256 MiB file; well under 10 minutes on 2 cores
+#
+# Installs nginx from the distribution's packages when it is missing, starts it in the foreground with its own
+# configuration and temporary directories (nothing of the system's nginx is used or touched), builds the benchmark
+# package in release mode, runs every measurement in its own process (so each peak RSS belongs to one scenario),
+# stops nginx, and prints one `ratio <scenario> <value>` line per scenario.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+MODE=full
+if [[ "${1:-}" == "--quick" ]]; then MODE=quick; elif [[ -n "${1:-}" ]]; then
+  echo "usage: $0 [--quick]" >&2
+  exit 2
+fi
+
+if [[ $MODE == quick ]]; then
+  SEQ_URLSESSION=3000 SEQ_AHC=10000 CONC_URLSESSION=6000 CONC_AHC=20000
+  LARGE_MIB=256 QUERY_COUNT=20000 ROUNDS=2
+else
+  SEQ_URLSESSION=10000 SEQ_AHC=40000 CONC_URLSESSION=20000 CONC_AHC=80000
+  LARGE_MIB=1024 QUERY_COUNT=100000 ROUNDS=3
+fi
+CONCURRENCY=64
+LARGE_BYTES=$((LARGE_MIB * 1024 * 1024))
+STARTED=$SECONDS
+
+# --- nginx -----------------------------------------------------------------------------------------------------
+NGINX="$(command -v nginx || true)"
+[[ -z "$NGINX" && -x /usr/sbin/nginx ]] && NGINX=/usr/sbin/nginx
+if [[ -z "$NGINX" ]]; then
+  echo "Installing nginx from the distribution's packages…"
+  apt-get update
+  apt-get install -y nginx
+  NGINX=/usr/sbin/nginx
+fi
+
+# Working files live in memory when /dev/shm has room (the large file, uploads and nginx's temp files).
+PARENT=/tmp
+if [[ -d /dev/shm ]] && (($(df -Pk /dev/shm | awk 'NR==2 {print $4}') > 3 * LARGE_BYTES / 1024)); then
+  PARENT=/dev/shm
+fi
+WORK="$(mktemp -d "$PARENT/courier-bench.XXXXXX")"
+NGINX_PID=""
+cleanup() {
+  if [[ -n "$NGINX_PID" ]] && kill -0 "$NGINX_PID" 2>/dev/null; then
+    kill -QUIT "$NGINX_PID" 2>/dev/null || true
+    wait "$NGINX_PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' \
+  2>/dev/null || echo $((20000 + RANDOM % 20000)))"
+BASE_URL="http://127.0.0.1:$PORT"
+mkdir -p "$WORK/www" "$WORK/dav/upload" "$WORK/tmp"
+chmod 755 "$WORK"
+
+# --- the benchmark binary --------------------------------------------------------------------------------------
+echo "Building the benchmarks (release)…"
+(cd "$HERE" && swift build -c release --product CourierBench 2>&1 | tail -n 1)
+BIN="$HERE/.build/release/CourierBench"
+
+"$BIN" fixtures "$WORK/www"
+truncate -s "$LARGE_BYTES" "$WORK/www/large.bin"
+SMALL_BYTES=$(wc -c <"$WORK/www/small.json")
+
+USER_LINE=""
+[[ $EUID -eq 0 ]] && USER_LINE="user root;"
+cat >"$WORK/nginx.conf" <<EOF
+$USER_LINE
+worker_processes 1;
+daemon off;
+pid $WORK/nginx.pid;
+error_log $WORK/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  default_type application/octet-stream;
+  types { application/json json; }
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_timeout 300s;
+  keepalive_requests 10000000;
+  client_body_temp_path $WORK/tmp/client_body;
+  proxy_temp_path $WORK/tmp/proxy;
+  fastcgi_temp_path $WORK/tmp/fastcgi;
+  uwsgi_temp_path $WORK/tmp/uwsgi;
+  scgi_temp_path $WORK/tmp/scgi;
+  server {
+    listen 127.0.0.1:$PORT;
+    root $WORK/www;
+    location /upload/ {
+      root $WORK/dav;
+      dav_methods PUT;
+      create_full_put_path on;
+      client_max_body_size 0;
+      client_body_buffer_size 1m;
+    }
+  }
+}
+EOF
+"$NGINX" -p "$WORK" -e "$WORK/error.log" -c "$WORK/nginx.conf" &
+NGINX_PID=$!
+for _ in $(seq 1 100); do
+  curl -sf -o /dev/null "$BASE_URL/small.json" && break
+  sleep 0.1
+done
+curl -sf -o /dev/null "$BASE_URL/small.json" || { cat "$WORK/error.log" >&2; exit 1; }
+NGINX_VERSION="$("$NGINX" -v 2>&1 | sed 's/.*nginx\///')"
+echo "nginx $NGINX_VERSION on $BASE_URL (pid $NGINX_PID), working files in $WORK, mode $MODE"
+
+# --- measuring -------------------------------------------------------------------------------------------------
+# run <args…>: one process, one RESULT line; echoes "value unit peak_rss_kib".
+run() {
+  local output
+  if ! output="$("$BIN" "$@" 2>&1)"; then
+    echo "courier-bench $* failed: $output" >&2
+    exit 1
+  fi
+  echo "$output" | awk '/^RESULT/ {
+    for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+    print v["value"], v["unit"], v["peak_rss_kib"] }'
+}
+
+ROWS=()
+RATIOS=()
+# pair <key> <title> <rounds> <raw args> -- <courier args>: alternates raw and Courier runs, keeps the best rate of
+# each and the highest peak RSS.
+pair() {
+  local key=$1 title=$2 rounds=$3
+  shift 3
+  local raw_args=() courier_args=() seen_separator=0
+  for argument in "$@"; do
+    if [[ $argument == -- ]]; then seen_separator=1; continue; fi
+    if ((seen_separator)); then courier_args+=("$argument"); else raw_args+=("$argument"); fi
+  done
+  local raw_best=0 raw_rss=0 courier_best=0 courier_rss=0 unit=""
+  for ((round = 1; round <= rounds; round++)); do
+    for side in raw courier; do
+      local result value rss
+      if [[ $side == raw ]]; then result="$(run "${raw_args[@]}")"; else result="$(run "${courier_args[@]}")"; fi
+      read -r value unit rss <<<"$result"
+      if [[ $side == raw ]]; then
+        raw_best=$(awk -v a="$raw_best" -v b="$value" 'BEGIN { print (b > a ? b : a) }')
+        ((rss > raw_rss)) && raw_rss=$rss
+      else
+        courier_best=$(awk -v a="$courier_best" -v b="$value" 'BEGIN { print (b > a ? b : a) }')
+        ((rss > courier_rss)) && courier_rss=$rss
+      fi
+      printf '  %-22s %-8s round %d: %12.1f %-9s peak RSS %6.1f MiB\n' "$key" "$side" "$round" "$value" "$unit" \
+        "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')"
+    done
+    # Uploaded files are not needed again; keep the working directory small.
+    rm -f "$WORK"/dav/upload/*.bin
+  done
+  local ratio
+  ratio=$(awk -v c="$courier_best" -v r="$raw_best" 'BEGIN { printf "%.3f", (r > 0 ? c / r : 0) }')
+  ROWS+=("$(awk -v t="$title" -v r="$raw_best" -v rr="$raw_rss" -v c="$courier_best" -v cr="$courier_rss" \
+    -v u="$unit" -v x="$ratio" \
+    'BEGIN { printf "| %s | %.1f %s | %.1f MiB | %.1f %s | %.1f MiB | %s |", t, r, u, rr / 1024, c, u, cr / 1024, x }')")
+  RATIOS+=("ratio $key $ratio")
+}
+
+echo "Decoded 1 KB GETs ($SMALL_BYTES bytes)…"
+pair get-seq-urlsession "Decoded 1 KB GET, sequential — URLSession" "$ROUNDS" \
+  get urlsession-raw --base-url "$BASE_URL" --count "$SEQ_URLSESSION" -- \
+  get urlsession-courier --base-url "$BASE_URL" --count "$SEQ_URLSESSION"
+pair get-64-urlsession "Decoded 1 KB GET, $CONCURRENCY concurrent — URLSession" "$ROUNDS" \
+  get urlsession-raw --base-url "$BASE_URL" --count "$CONC_URLSESSION" --concurrency "$CONCURRENCY" -- \
+  get urlsession-courier --base-url "$BASE_URL" --count "$CONC_URLSESSION" --concurrency "$CONCURRENCY"
+pair get-seq-ahc "Decoded 1 KB GET, sequential — AsyncHTTPClient" "$ROUNDS" \
+  get ahc-raw --base-url "$BASE_URL" --count "$SEQ_AHC" -- \
+  get ahc-courier --base-url "$BASE_URL" --count "$SEQ_AHC"
+pair get-64-ahc "Decoded 1 KB GET, $CONCURRENCY concurrent — AsyncHTTPClient" "$ROUNDS" \
+  get ahc-raw --base-url "$BASE_URL" --count "$CONC_AHC" --concurrency "$CONCURRENCY" -- \
+  get ahc-courier --base-url "$BASE_URL" --count "$CONC_AHC" --concurrency "$CONCURRENCY"
+
+echo "$LARGE_MIB MiB transfers…"
+pair upload-ahc "$LARGE_MIB MiB file upload, streamed — AsyncHTTPClient" 1 \
+  upload ahc-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
+  upload ahc-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
+pair upload-urlsession "$LARGE_MIB MiB file upload — URLSession" 1 \
+  upload urlsession-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
+  upload urlsession-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
+pair download-ahc "$LARGE_MIB MiB download, streamed — AsyncHTTPClient" 1 \
+  download ahc-raw --base-url "$BASE_URL" --size "$LARGE_BYTES" -- \
+  download ahc-courier --base-url "$BASE_URL" --size "$LARGE_BYTES"
+pair download-urlsession "$LARGE_MIB MiB download — URLSession" 1 \
+  download urlsession-raw --base-url "$BASE_URL" --size "$LARGE_BYTES" -- \
+  download urlsession-courier --base-url "$BASE_URL" --size "$LARGE_BYTES"
+
+echo "Query encoding…"
+pair query-encoding "Query encoding of a 100-field struct" "$ROUNDS" \
+  query raw --count "$QUERY_COUNT" -- query courier --count "$QUERY_COUNT"
+
+kill -QUIT "$NGINX_PID" 2>/dev/null || true
+wait "$NGINX_PID" 2>/dev/null || true
+NGINX_PID=""
+ELAPSED=$((SECONDS - STARTED))
+
+# --- RESULTS.md ------------------------------------------------------------------------------------------------
+COMMIT="$(git -C "$HERE/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
+SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift version \([^ ]*\).*$/\1/')"
+{
+  echo "# Courier benchmarks"
+  echo
+  echo "Written by \`Benchmarks/run.sh$([[ $MODE == quick ]] && echo ' --quick')\` on $(date -u '+%Y-%m-%d %H:%M UTC')," \
+    "commit $COMMIT, in ${ELAPSED} s."
+  echo "$(nproc) cores shared by the client and nginx $NGINX_VERSION (1 worker) on 127.0.0.1; Swift $SWIFT_VERSION," \
+    "release build. Every measurement ran in its own process; peak RSS is that process's \`VmHWM\`. GET and query"
+  echo "figures are the best of $ROUNDS alternating raw/Courier runs; transfers ran once each. MB/s is 10^6 bytes per"
+  echo "second."
+  echo
+  echo "| Scenario | Raw | Raw peak RSS | Courier | Courier peak RSS | Courier/raw |"
+  echo "|---|---:|---:|---:|---:|---:|"
+  printf '%s\n' "${ROWS[@]}"
+  echo
+  echo "Counts: sequential GETs $SEQ_URLSESSION (URLSession) and $SEQ_AHC (AsyncHTTPClient); $CONCURRENCY-way" \
+    "GETs $CONC_URLSESSION and $CONC_AHC; $QUERY_COUNT query encodings; a $LARGE_MIB MiB file."
+  echo
+  echo "## What is compared"
+  echo
+  echo "- **GET**: raw \`URLSession.data(from:)\` + \`JSONDecoder\` against \`APIClient.value(_:)\` over"
+  echo "  \`URLSessionTransport\`, with the same session configuration; raw \`HTTPClient.execute\` + \`collect\` +"
+  echo "  \`JSONDecoder\` against \`APIClient.value(_:)\` over \`AsyncHTTPClientTransport\`, with the same"
+  echo "  \`HTTPClient.Configuration\`. The document is $SMALL_BYTES bytes of JSON decoded into a struct."
+  echo "- **Upload**: \`PUT\` of the file to nginx's WebDAV module, which answers once the whole body has arrived."
+  echo "  Raw AsyncHTTPClient streams \`ByteBuffer\`s read from the file; Courier sends a streamed \`HTTPBody\` of"
+  echo "  \`Data\` chunks through \`APIClient.send\`. Raw URLSession uses \`upload(for:fromFile:)\`;"
+  echo "  \`URLSessionTransport\` collects a streamed body into memory before sending, which its peak RSS shows."
+  echo "- **Download**: raw AsyncHTTPClient reads the response body buffer by buffer; Courier reads the"
+  echo "  transport's streamed \`HTTPBody\`. Raw URLSession counts bytes in a data delegate; \`URLSessionTransport\`"
+  echo "  buffers the whole response today, which its peak RSS shows."
+  echo "- **Query encoding**: 100 hand-written \`URLQueryItem\`s percent-encoded by \`URLComponents\` against"
+  echo "  \`URLQueryEncoder.percentEncodedString(_:)\` of the \`Encodable\` struct."
+  echo
+  echo "## Not measured yet"
+  echo
+  echo "- Multipart upload: Courier has no \`MultipartFormData\` builder yet."
+  echo "- Cache hits (memory, SQLite): to be added with the cache."
+  echo
+  echo "## Ratios"
+  echo
+  echo '```'
+  printf '%s\n' "${RATIOS[@]}"
+  echo '```'
+} >"$HERE/RESULTS.md"
+
+echo
+printf '%s\n' "${ROWS[@]}"
+echo
+printf '%s\n' "${RATIOS[@]}"
+echo "Wrote $HERE/RESULTS.md in ${ELAPSED} s."
