@@ -1,9 +1,9 @@
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
 
 @testable import Courier
-import CourierTesting
 
 @Suite struct URLJoiningTests {
   let client = APIClient.stubbed(StubTransport(.any))
@@ -54,14 +54,16 @@ import CourierTesting
   }
 
   @Test func absoluteURLsIgnoreTheBase() throws {
-    #expect(try url("https://api.example.com/v1", "https://cdn.example.org/img/1.png") == "https://cdn.example.org/img/1.png")
+    #expect(
+      try url("https://api.example.com/v1", "https://cdn.example.org/img/1.png") == "https://cdn.example.org/img/1.png")
     #expect(try url(nil, "http://127.0.0.1:9/x?a=1") == "http://127.0.0.1:9/x?a=1")
     let withQuery = try client.request(for: Endpoint<Empty>.get("https://cdn.example.org/i?a=1").query(["b": 2]))
     #expect(withQuery.url?.absoluteString == "https://cdn.example.org/i?a=1&b=2")
   }
 
   @Test func endpointBaseURLOverridesTheClients() throws {
-    let request = try client.request(for: Endpoint<Empty>.get("/v2/x").baseURL(URL(string: "https://other.example.com")!))
+    let request = try client.request(
+      for: Endpoint<Empty>.get("/v2/x").baseURL(URL(string: "https://other.example.com")!))
     #expect(request.url?.absoluteString == "https://other.example.com/v2/x")
   }
 
@@ -97,7 +99,9 @@ import CourierTesting
 
 @Suite struct HeaderTests {
   @Test func endpointHeadersOverrideDefaultsAndEachOther() throws {
-    let client = APIClient.stubbed(StubTransport(.any)) { $0.defaultHeaders = [.accept: "text/html", .userAgent: "UA"] }
+    let client = APIClient.stubbed(StubTransport(.any)) {
+      $0.defaultHeaders = [.accept: "text/html", .userAgent: "UA"]
+    }
     let request = try client.request(
       for: Endpoint<Empty>.get("/a").header(.accept("application/json")).header("X-Trace", "1").header("x-trace", "2"))
     #expect(request.headerFields[values: .accept] == ["application/json"])
@@ -135,8 +139,9 @@ import CourierTesting
 
   @Test func typedHeaderFactories() throws {
     #expect(try HTTPHeader.authorization(bearer: "t0k").validated().value == "Bearer t0k")
-    #expect(try HTTPHeader.authorization(username: "aladdin", password: "opensesame").validated().value
-      == "Basic YWxhZGRpbjpvcGVuc2VzYW1l")
+    #expect(
+      try HTTPHeader.authorization(username: "aladdin", password: "opensesame").validated().value
+        == "Basic YWxhZGRpbjpvcGVuc2VzYW1l")
     #expect(try HTTPHeader.accept("application/json").validated().name == .accept)
     #expect(try HTTPHeader.contentType("text/csv").validated().name == .contentType)
     #expect(HTTPHeader.acceptLanguage(["en-US", "fr", "de"]).value == "en-US;q=1.0, fr;q=0.9, de;q=0.8")
@@ -162,7 +167,9 @@ import CourierTesting
   @Test func defaultsIncludeAcceptEncodingFromTheTransport() throws {
     struct GzipTransport: HTTPTransport {
       var supportedContentEncodings: [String] { ["gzip", "deflate"] }
-      func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws
+      func send(
+        _ request: HTTPRequest, body: HTTPBody?, options: TransportOptions
+      ) async throws
         -> (HTTPResponse, HTTPBody)
       { (HTTPResponse(status: .ok), HTTPBody()) }
     }
@@ -186,15 +193,17 @@ import CourierTesting
   @Test func encodableQueryFollowsHandWrittenQueryInOrder() throws {
     let client = APIClient.stubbed(StubTransport(.any))
     let request = try client.request(
-      for: Endpoint<Empty>.get("/p", query: ["page": 2]).query(Filter(category: nil, tags: ["a b", "c"], inStock: true)))
+      for: Endpoint<Empty>.get("/p", query: ["page": 2]).query(
+        Filter(category: nil, tags: ["a b", "c"], inStock: true)))
     #expect(request.path == "/v1/p?page=2&tags%5B%5D=a%20b&tags%5B%5D=c&inStock=true")
   }
 
   @Test func clientAndEndpointQueryEncodersApply() throws {
     let client = APIClient.stubbed(StubTransport(.any)) { $0.queryEncoder.boolEncoding = .numeric }
     let filter = Filter(category: "x", tags: ["a", "b"], inStock: false)
-    #expect(try client.request(for: Endpoint<Empty>.get("/p").query(filter)).path
-      == "/v1/p?category=x&tags%5B%5D=a&tags%5B%5D=b&inStock=0")
+    #expect(
+      try client.request(for: Endpoint<Empty>.get("/p").query(filter)).path
+        == "/v1/p?category=x&tags%5B%5D=a&tags%5B%5D=b&inStock=0")
     let endpoint = Endpoint<Empty>.get("/p").query(filter).queryEncoder(URLQueryEncoder(arrayEncoding: .commaSeparated))
     #expect(try client.request(for: endpoint).path == "/v1/p?category=x&tags=a%2Cb&inStock=false")
   }
@@ -215,7 +224,9 @@ import CourierTesting
     let client = APIClient.stubbed(transport)
     try await client.send(Endpoint<Empty>.post("/login").body(form: ["email": "a+b@x.test", "password": "p&w=1 2"]))
     #expect(transport.requests[0].headerFields[.contentType] == "application/x-www-form-urlencoded")
-    #expect(transport.requests[0].body.map { String(decoding: $0, as: UTF8.self) } == "email=a%2Bb%40x.test&password=p%26w%3D1%202")
+    #expect(
+      transport.requests[0].body.map { String(decoding: $0, as: UTF8.self) }
+        == "email=a%2Bb%40x.test&password=p%26w%3D1%202")
   }
 
   @Test func perEndpointJSONEncoderIsUsed() async throws {

@@ -1,9 +1,9 @@
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
 
 @testable import Courier
-import CourierTesting
 
 @Suite struct ResponseHandlingTests {
   struct Item: Codable, Sendable, Equatable {
@@ -22,7 +22,8 @@ import CourierTesting
   }
 
   @Test func decodesValueAndKeepsRawBytesAndHeads() async throws {
-    let transport = StubTransport(.any.reply(.body(#"{"id":1,"price":9.5}"#, headerFields: [.contentType: "application/json"])))
+    let transport = StubTransport(
+      .any.reply(.body(#"{"id":1,"price":9.5}"#, headerFields: [.contentType: "application/json"])))
     let response = try await APIClient.stubbed(transport).send(Endpoint<Item>.get("/items/1"))
     #expect(response.value == Item(id: 1, price: 9.5))
     #expect(response.data == Data(#"{"id":1,"price":9.5}"#.utf8))
@@ -75,7 +76,9 @@ import CourierTesting
   }
 
   @Test func customMessageWinsOverServerMessageAndDefault() async {
-    let client = APIClient.stubbed(StubTransport(.any.reply(.body(#"{"message":"nope","details":[]}"#, status: .notFound)))) {
+    let client = APIClient.stubbed(
+      StubTransport(.any.reply(.body(#"{"message":"nope","details":[]}"#, status: .notFound)))
+    ) {
       $0.serverErrorType = MessageBody.self
     }
     let custom = await #expect(throws: CourierError.self) {

@@ -1,9 +1,9 @@
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
 
 @testable import Courier
-import CourierTesting
 
 /// A fake server that accepts only its current token, and a provider that counts refreshes.
 final class TokenServer: Sendable {
@@ -22,7 +22,10 @@ final class TokenServer: Sendable {
       })
   }
 
-  func provider(failing: Bool = false, store: InMemoryTokenStore = InMemoryTokenStore(AuthToken(accessToken: "t0", refreshToken: "r0")))
+  func provider(
+    failing: Bool = false,
+    store: InMemoryTokenStore = InMemoryTokenStore(AuthToken(accessToken: "t0", refreshToken: "r0"))
+  )
     -> StoredTokenProvider
   {
     StoredTokenProvider(store: store) { [self] old in
@@ -130,12 +133,16 @@ final class TokenServer: Sendable {
 
   @Test func loginAndRefreshEndpointsPassThrough() async throws {
     let server = TokenServer()
-    let client = APIClient.stubbed(server.transport) { $0.interceptors = [AuthInterceptor(provider: server.provider())] }
+    let client = APIClient.stubbed(server.transport) {
+      $0.interceptors = [AuthInterceptor(provider: server.provider())]
+    }
     let login = await #expect(throws: CourierError.self) {
       try await client.send(Endpoint<Empty>.post("/auth/login").withoutAuthentication())
     }
     #expect(login?.status == .unauthorized)
-    await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.post("/auth/refresh").asTokenRefresh()) }
+    await #expect(throws: CourierError.self) {
+      try await client.send(Endpoint<Empty>.post("/auth/refresh").asTokenRefresh())
+    }
     #expect(server.refreshes.withLock { $0 } == 0)
     #expect(server.seenTokens.withLock { $0 } == ["", ""])
   }

@@ -1,9 +1,9 @@
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
 
 @testable import Courier
-import CourierTesting
 
 @Suite struct ConcurrencyLimitTests {
   @Test func neverMoreThanTheLimitInFlight() async throws {
@@ -113,7 +113,8 @@ import CourierTesting
       ClosureInterceptor { request, body, context, next in
         trail.withLock { $0.append("\(name)>") }
         var request = request
-        request.headerFields[HTTPField.Name("X-Trail")!] = (request.headerFields[HTTPField.Name("X-Trail")!] ?? "") + name
+        request.headerFields[HTTPField.Name("X-Trail")!] =
+          (request.headerFields[HTTPField.Name("X-Trail")!] ?? "") + name
         let result = try await next(request, body, context)
         trail.withLock { $0.append("<\(name)") }
         return result
@@ -129,7 +130,9 @@ import CourierTesting
   @Test func anInterceptorCanAnswerWithoutTheTransport() async throws {
     let transport = StubTransport(.any.reply(.status(.internalServerError)))
     let client = APIClient.stubbed(transport) {
-      $0.interceptors = [ClosureInterceptor { _, _, _, _ in (HTTPResponse(status: .ok), HTTPBody(Data("cached".utf8))) }]
+      $0.interceptors = [
+        ClosureInterceptor { _, _, _, _ in (HTTPResponse(status: .ok), HTTPBody(Data("cached".utf8))) }
+      ]
     }
     #expect(try await client.value(Endpoint<String>.get("/x")) == "cached")
     #expect(transport.requests.isEmpty)

@@ -1,9 +1,9 @@
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
 
 @testable import Courier
-import CourierTesting
 
 @Suite struct RetryPolicyTests {
   @Test func backoffGrowsExponentiallyWithFullJitterAndACap() {
@@ -48,7 +48,8 @@ import CourierTesting
     #expect(!policy.allowsRetry(of: HTTPRequest(method: .post, scheme: "https", authority: "x", path: "/")))
     #expect(!policy.allowsRetry(of: HTTPRequest(method: .patch, scheme: "https", authority: "x", path: "/")))
     let keyed = HTTPRequest(
-      method: .post, scheme: "https", authority: "x", path: "/", headerFields: [HTTPField.Name("Idempotency-Key")!: "k"])
+      method: .post, scheme: "https", authority: "x", path: "/", headerFields: [HTTPField.Name("Idempotency-Key")!: "k"]
+    )
     #expect(policy.allowsRetry(of: keyed))
   }
 }
@@ -83,7 +84,9 @@ import CourierTesting
   @Test func givesUpAfterMaxAttemptsWithTheLastResponse() async {
     let transport = flaky(failures: 10, .body("down", status: .serviceUnavailable))
     let clock = TestDelayClock()
-    let error = await #expect(throws: CourierError.self) { try await client(transport, clock).send(Endpoint<Empty>.get("/a")) }
+    let error = await #expect(throws: CourierError.self) {
+      try await client(transport, clock).send(Endpoint<Empty>.get("/a"))
+    }
     #expect(error?.status == .serviceUnavailable)
     #expect(error?.body == Data("down".utf8))
     #expect(transport.requests.count == 3)
@@ -92,7 +95,9 @@ import CourierTesting
   @Test func retryAfterLongerThanTheMaximumEndsRetries() async {
     let transport = flaky(failures: 1, .status(.tooManyRequests, headerFields: [.retryAfter: "3600"]))
     let clock = TestDelayClock()
-    let error = await #expect(throws: CourierError.self) { try await client(transport, clock).send(Endpoint<Empty>.get("/a")) }
+    let error = await #expect(throws: CourierError.self) {
+      try await client(transport, clock).send(Endpoint<Empty>.get("/a"))
+    }
     #expect(error?.status == .tooManyRequests)
     #expect(transport.requests.count == 1)
     #expect(clock.sleeps.isEmpty)
@@ -101,7 +106,9 @@ import CourierTesting
   @Test func postWithoutIdempotencyKeyIsSentOnceAndWithOneIsRetried() async throws {
     let once = flaky(failures: 1, .status(.serviceUnavailable))
     let clock = TestDelayClock()
-    await #expect(throws: CourierError.self) { try await client(once, clock).send(Endpoint<Empty>.post("/a", body: ["x": 1])) }
+    await #expect(throws: CourierError.self) {
+      try await client(once, clock).send(Endpoint<Empty>.post("/a", body: ["x": 1]))
+    }
     #expect(once.requests.count == 1)
     let keyed = flaky(failures: 1, .status(.serviceUnavailable))
     try await client(keyed, clock).send(Endpoint<Empty>.post("/a", body: ["x": 1]).idempotencyKey("k-1"))
@@ -119,14 +126,18 @@ import CourierTesting
   @Test func cancellationAndPermanentErrorsAreNotRetried() async {
     for failure in [URLError(.cancelled), URLError(.badURL), URLError(.secureConnectionFailed)] {
       let transport = flaky(failures: 5, .error(failure))
-      await #expect(throws: CourierError.self) { try await client(transport, TestDelayClock()).send(Endpoint<Empty>.get("/a")) }
+      await #expect(throws: CourierError.self) {
+        try await client(transport, TestDelayClock()).send(Endpoint<Empty>.get("/a"))
+      }
       #expect(transport.requests.count == 1, "\(failure.code)")
     }
   }
 
   @Test func nonRetryableStatusesAndOptOutsAreSentOnce() async {
     let notFound = flaky(failures: 5, .status(.notFound))
-    await #expect(throws: CourierError.self) { try await client(notFound, TestDelayClock()).send(Endpoint<Empty>.get("/a")) }
+    await #expect(throws: CourierError.self) {
+      try await client(notFound, TestDelayClock()).send(Endpoint<Empty>.get("/a"))
+    }
     #expect(notFound.requests.count == 1)
     let optedOut = flaky(failures: 5, .status(.serviceUnavailable))
     await #expect(throws: CourierError.self) {
