@@ -19,6 +19,8 @@ indirect enum QueryNode {
     case decimal(Decimal)
     case bool(Bool)
     case date(Date)
+    /// `Data` or an `Attachment`: only a multipart body can carry it.
+    case binary(FormBinary)
   }
 
   /// One member of an object.
@@ -62,6 +64,7 @@ extension QueryNode {
     case .scalar(.decimal(let decimal)): return .string(decimal.description)
     case .scalar(.bool(let bool)): return .bool(bool)
     case .scalar(.date(let date)): return .date(date)
+    case .scalar(.binary(let binary)): return .string(binary.summary)
     case .array(let elements): return .array(elements.map(\.queryValue))
     case .object(let entries): return .object(Query(entries.map { ($0.name, $0.node.queryValue) }))
     case .null: return .null

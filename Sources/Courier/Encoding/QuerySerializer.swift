@@ -4,6 +4,8 @@ import Foundation
 /// Every invalid value is reported here, with its full coding path.
 struct QuerySerializer {
   let options: URLQueryEncoder
+  /// Whether `Data` and `Attachment` values may appear (multipart bodies); queries and forms reject them.
+  var allowsBinary = false
 
   /// One step of the path to a value: the coding key for `EncodingError`, and how the step reads in a query.
   private struct Step {
@@ -12,19 +14,29 @@ struct QuerySerializer {
   }
 
   func items(for entries: [QueryNode.Entry]) throws -> [URLQueryItem] {
-    var items: [URLQueryItem] = []
+    try fields(for: entries).map { field in
+      guard case .text(let text) = field.value else { return URLQueryItem(name: field.name, value: nil) }
+      return URLQueryItem(name: field.name, value: text)
+    }
+  }
+
+  /// The named values in order, text or (when `allowsBinary`) binary.
+  func fields(for entries: [QueryNode.Entry]) throws -> [FormField] {
+    var items: [FormField] = []
     for entry in entries {
       try write(entry.node, name: entry.name, path: [Step(key: entry.key, name: entry.name)], into: &items)
     }
     return items
   }
 
-  private func write(_ node: QueryNode, name: String, path: [Step], into items: inout [URLQueryItem]) throws {
+  private func write(_ node: QueryNode, name: String, path: [Step], into items: inout [FormField]) throws {
     switch node {
     case .null:
       return
+    case .scalar(.binary(let binary)) where allowsBinary:
+      items.append(FormField(name: name, value: .binary(binary)))
     case .scalar(let scalar):
-      items.append(URLQueryItem(name: name, value: try text(for: scalar, at: path)))
+      items.append(FormField(name: name, value: .text(try text(for: scalar, at: path))))
     case .object(let entries):
       for entry in entries {
         let step = Step(key: entry.key, name: entry.name)
@@ -39,7 +51,7 @@ struct QuerySerializer {
     _ elements: [QueryNode],
     name: String,
     path: [Step],
-    into items: inout [URLQueryItem]
+    into items: inout [FormField]
   ) throws {
     // nil elements are left out; the rest keep their original index for error paths.
     let present = elements.enumerated().filter { element in
@@ -52,18 +64,23 @@ struct QuerySerializer {
         let elementPath = path + [Self.indexStep(element.offset)]
         try write(element.element, name: "\(name)[\(position)]", path: elementPath, into: &items)
       }
-    case .brackets:
-      let values = try scalarTexts(present, path: path)
-      items.append(contentsOf: values.map { URLQueryItem(name: name + "[]", value: $0) })
-    case .repeated:
-      let values = try scalarTexts(present, path: path)
-      items.append(contentsOf: values.map { URLQueryItem(name: name, value: $0) })
+    case .brackets, .repeated:
+      let elementName = options.arrayEncoding == .brackets ? name + "[]" : name
+      for (offset, element) in present {
+        let elementPath = path + [Self.indexStep(offset)]
+        guard case .scalar(let scalar) = element else { throw nestedContainerError(element, at: elementPath) }
+        if case .binary(let binary) = scalar, allowsBinary {
+          items.append(FormField(name: elementName, value: .binary(binary)))
+        } else {
+          items.append(FormField(name: elementName, value: .text(try text(for: scalar, at: elementPath))))
+        }
+      }
     case .commaSeparated:
       let values = try scalarTexts(present, path: path)
-      items.append(URLQueryItem(name: name, value: values.joined(separator: ",")))
+      items.append(FormField(name: name, value: .text(values.joined(separator: ","))))
     case .json:
       let values = try scalarTexts(present, path: path)
-      items.append(URLQueryItem(name: name, value: "[" + values.map(Self.jsonString).joined(separator: ",") + "]"))
+      items.append(FormField(name: name, value: .text("[" + values.map(Self.jsonString).joined(separator: ",") + "]")))
     }
   }
 
@@ -110,6 +127,12 @@ struct QuerySerializer {
       }
     case .date(let date):
       return try text(for: date, at: path)
+    case .binary(let binary):
+      throw invalidValue(
+        binary.summary, at: path,
+        allowsBinary
+          ? "binary values cannot be joined into one field; use ArrayEncoding.brackets, .repeated or .indexed"
+          : "\(binary.summary) can only be sent in a multipart body (MultipartEncoder), not in a query or form")
     }
   }
 

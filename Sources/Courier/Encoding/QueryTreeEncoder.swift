@@ -125,6 +125,8 @@ final class EncodingContext {
     if T.self == URL.self, let url = value as? URL { return .string(url.absoluteString) }
     if T.self == UUID.self, let uuid = value as? UUID { return .string(uuid.uuidString) }
     if T.self == Decimal.self, let decimal = value as? Decimal { return .decimal(decimal) }
+    if T.self == Data.self, let data = value as? Data { return .binary(.data(data)) }
+    if T.self == Attachment.self, let attachment = value as? Attachment { return .binary(.attachment(attachment)) }
     return nil
   }
 }

@@ -79,6 +79,11 @@ extension Endpoint {
     body(.form(query))
   }
 
+  /// Sets a `multipart/form-data` body encoded from a keyed `Encodable` (``Attachment`` properties become files).
+  public func body(multipart value: some Encodable & Sendable) -> Endpoint {
+    body(.multipart(value))
+  }
+
   /// Sets raw bytes as the body.
   public func body(_ data: Data, contentType: String? = nil) -> Endpoint {
     body(.data(data, contentType: contentType))

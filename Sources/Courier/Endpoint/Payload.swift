@@ -51,6 +51,28 @@ public struct Payload: Sendable {
     Payload { _ in (HTTPBody(Data(text.utf8)), contentType) }
   }
 
+  /// A `multipart/form-data` body, streamed with its length known up front.
+  public static func multipart(_ form: MultipartFormData) -> Payload {
+    Payload { _ in
+      let (body, contentType) = try form.encoded()
+      return (body, contentType)
+    }
+  }
+
+  /// A `multipart/form-data` body encoded from a keyed `Encodable` with ``MultipartEncoder``, using the endpoint's
+  /// or the client's query encoder options.
+  public static func multipart(_ value: some Encodable & Sendable) -> Payload {
+    Payload { context in
+      let (body, contentType) = try MultipartEncoder(options: context.queryEncoder).encode(value).encoded()
+      return (body, contentType)
+    }
+  }
+
+  /// A file streamed from disk, with its length known up front.
+  public static func file(_ url: URL, contentType: String? = nil) -> Payload {
+    Payload { _ in (try HTTPBody.file(at: url), contentType ?? MIMEType.forFileName(url.lastPathComponent)) }
+  }
+
   /// A body you built yourself, e.g. a stream.
   public static func body(_ body: HTTPBody, contentType: String? = nil) -> Payload {
     Payload { _ in (body, contentType) }

@@ -1,0 +1,48 @@
+import Foundation
+
+/// One piece of a multipart body: bytes built in memory, or a file read when sent.
+enum MultipartSegment: Sendable {
+  case data(Data)
+  case file(URL, size: Int64)
+
+  var length: Int64 {
+    switch self {
+    case .data(let data): return Int64(data.count)
+    case .file(_, let size): return size
+    }
+  }
+}
+
+/// The chunks of a multipart body, in order; files are read a chunk at a time.
+struct MultipartStream: AsyncSequence, Sendable {
+  typealias Element = Data
+  let segments: [MultipartSegment]
+  var chunkSize = 256 * 1024
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    let stream: MultipartStream
+    var index = 0
+    var file: FileChunks.AsyncIterator?
+
+    mutating func next() async throws -> Data? {
+      while true {
+        if let current = file {
+          if let chunk = try await current.next() { return chunk }
+          file = nil
+          continue
+        }
+        guard index < stream.segments.count else { return nil }
+        let segment = stream.segments[index]
+        index += 1
+        switch segment {
+        case .data(let data):
+          if !data.isEmpty { return data }
+        case .file(let url, let size):
+          file = FileChunks(url: url, expectedSize: size, chunkSize: stream.chunkSize).makeAsyncIterator()
+        }
+      }
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(stream: self) }
+}
