@@ -45,7 +45,8 @@ public final class SQLiteCacheStore: CacheStore {
         try db.execute(sql: "DELETE FROM entry WHERE complete = 0")
       }
     } catch {
-      throw CourierError(.transport, "The cache database at \(url.path) could not be opened: \(error)", underlyingError: error)
+      throw CourierError(
+        .transport, "The cache database at \(url.path) could not be opened: \(error)", underlyingError: error)
     }
   }
 
@@ -135,7 +136,8 @@ public final class SQLiteCacheStore: CacheStore {
     }
     let chunks = ChunkReader(pool: pool, entryID: id, count: count)
     let bytes = try await pool.read { db in
-      try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(LENGTH(data)), 0) FROM chunk WHERE entry_id = ?", arguments: [id]) ?? 0
+      try Int64.fetchOne(
+        db, sql: "SELECT COALESCE(SUM(LENGTH(data)), 0) FROM chunk WHERE entry_id = ?", arguments: [id]) ?? 0
     }
     return HTTPBody(chunks, length: .known(bytes), iterationBehavior: .multiple)
   }
@@ -162,7 +164,9 @@ public final class SQLiteCacheStore: CacheStore {
 
   /// The bytes stored in complete entries.
   public func totalBytes() async throws -> Int {
-    try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry WHERE complete = 1") ?? 0 }
+    try await pool.read { db in
+      try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry WHERE complete = 1") ?? 0
+    }
   }
 
   /// The number of complete entries.

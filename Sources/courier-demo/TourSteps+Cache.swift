@@ -16,7 +16,9 @@ extension TourSteps {
     let first = try await cached.send(fresh)
     let second = try await cached.send(fresh)
     let freshHits = try await client.value(Endpoint<CacheDemoHits>.get("/cache/hits/tour-fresh"))
-    print("  first: \(first.cacheStatus?.rawValue ?? "-"), second: \(second.cacheStatus?.rawValue ?? "-"), Age \(second.headerFields[.age] ?? "-")")
+    print(
+      "  first: \(first.cacheStatus?.rawValue ?? "-"), second: \(second.cacheStatus?.rawValue ?? "-"), Age \(second.headerFields[.age] ?? "-")"
+    )
     print("  the server saw \(freshHits.hits) request")
 
     step("A 304 revalidation (Cache-Control: no-cache with an ETag)")
@@ -24,7 +26,9 @@ extension TourSteps {
     try await cached.send(validated)
     let revalidated = try await cached.send(validated)
     let etagHits = try await client.value(Endpoint<CacheDemoHits>.get("/cache/hits/tour-etag"))
-    print("  second request: \(revalidated.cacheStatus?.rawValue ?? "-") with \(revalidated.status.code), ETag \(revalidated.headerFields[.eTag] ?? "-")")
+    print(
+      "  second request: \(revalidated.cacheStatus?.rawValue ?? "-") with \(revalidated.status.code), ETag \(revalidated.headerFields[.eTag] ?? "-")"
+    )
     print("  the server answered \(etagHits.notModified) of \(etagHits.hits) requests with 304 Not Modified")
 
     step("An offline read of a stale entry (policy .offlineFallback)")
@@ -39,7 +43,9 @@ extension TourSteps {
       $0.interceptors = [CacheInterceptor(store: store, policy: .offlineFallback), airplaneMode]
     }
     let stale = try await offline.send(expiring)
-    print("  offline: \(stale.cacheStatus?.rawValue ?? "-") copy of version \(stale.value.version), Age \(stale.headerFields[.age] ?? "-") s")
+    print(
+      "  offline: \(stale.cacheStatus?.rawValue ?? "-") copy of version \(stale.value.version), Age \(stale.headerFields[.age] ?? "-") s"
+    )
     do {
       try await offline.send(Endpoint<CacheDemoResource>.get("/cache/resource/never-seen"))
     } catch let error as CourierError {

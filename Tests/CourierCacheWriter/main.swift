@@ -40,7 +40,8 @@ guard arguments.count >= 2 else {
   FileHandle.standardError.write(Data("usage: CourierCacheWriter <database path>\n".utf8))
   exit(2)
 }
-let store = try SQLiteCacheStore(url: URL(fileURLWithPath: arguments[1]), byteLimit: 64 * 1024 * 1024, chunkSize: 16 * 1024)
+let store = try SQLiteCacheStore(
+  url: URL(fileURLWithPath: arguments[1]), byteLimit: 64 * 1024 * 1024, chunkSize: 16 * 1024)
 var counter = 0
 while true {
   counter += 1

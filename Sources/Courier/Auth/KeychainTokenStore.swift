@@ -20,8 +20,10 @@ public struct KeychainTokenStore: TokenStore {
   }
 
   private var query: [String: Any] {
-    [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-     kSecAttrAccount as String: account]
+    [
+      kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+      kSecAttrAccount as String: account,
+    ]
   }
 
   /// Reads the credentials; `nil` when there are none.

@@ -10,7 +10,8 @@ extension HTTPBody {
   public static func file(at url: URL, chunkSize: Int = 256 * 1024) throws -> HTTPBody {
     let size = try FileChunks.size(of: url)
     return HTTPBody(
-      FileChunks(url: url, expectedSize: size, chunkSize: chunkSize), length: .known(size), iterationBehavior: .multiple)
+      FileChunks(url: url, expectedSize: size, chunkSize: chunkSize), length: .known(size), iterationBehavior: .multiple
+    )
   }
 }
 
@@ -64,7 +65,8 @@ struct FileChunks: AsyncSequence, Sendable {
         handle = nil
         guard read == source.expectedSize else {
           throw CourierError(
-            .invalidRequest, "The file \(source.url.path) changed size while it was sent (\(read) of \(source.expectedSize) bytes)")
+            .invalidRequest,
+            "The file \(source.url.path) changed size while it was sent (\(read) of \(source.expectedSize) bytes)")
         }
         return nil
       }

@@ -76,7 +76,9 @@ struct CacheCall: Sendable {
   private func revalidate(_ entry: CachedResponse, fallback: CachedResponse?) async throws -> (HTTPResponse, HTTPBody) {
     var conditional = request
     if let etag = entry.response.headerFields[.eTag] { conditional.headerFields[.ifNoneMatch] = etag }
-    if let modified = entry.response.headerFields[.lastModified] { conditional.headerFields[.ifModifiedSince] = modified }
+    if let modified = entry.response.headerFields[.lastModified] {
+      conditional.headerFields[.ifModifiedSince] = modified
+    }
     let sent = now
     let response: HTTPResponse
     let responseBody: HTTPBody

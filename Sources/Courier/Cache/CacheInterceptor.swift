@@ -77,7 +77,8 @@ public struct CacheInterceptor: Interceptor {
     var targets = [Self.key(for: request, method: .get)]
     let origin = "\(request.scheme ?? "http")://\(request.authority ?? "")"
     for name in [HTTPField.Name.location, .contentLocation] {
-      guard let value = response.headerFields[name], let resolved = Self.resolve(value, origin: origin, path: request.path)
+      guard let value = response.headerFields[name],
+        let resolved = Self.resolve(value, origin: origin, path: request.path)
       else { continue }
       if resolved.hasPrefix(origin + "/") || resolved == origin { targets.append(resolved) }
     }

@@ -32,7 +32,9 @@ struct Freshness: Sendable {
       guard let expiry = HTTPDate.parse(expires) else { return 0 }  // an invalid Expires means "already expired"
       return max(0, expiry.timeIntervalSince(date))
     }
-    if heuristicallyCacheable.contains(response.status.code), let modified = fields[.lastModified].flatMap(HTTPDate.parse) {
+    if heuristicallyCacheable.contains(response.status.code),
+      let modified = fields[.lastModified].flatMap(HTTPDate.parse)
+    {
       return min(max(0, date.timeIntervalSince(modified) / 10), 86_400)
     }
     return 0

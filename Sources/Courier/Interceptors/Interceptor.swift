@@ -48,8 +48,9 @@ public struct InterceptorNext: Sendable {
   let run: @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody)
 
   /// Creates a `next` from a closure, e.g. to test an interceptor alone.
-  public init(_ run: @escaping @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody))
-  {
+  public init(
+    _ run: @escaping @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody)
+  ) {
     self.run = run
   }
 
@@ -78,9 +79,10 @@ public struct ClosureInterceptor: Interceptor {
 
   /// Creates an interceptor that runs `handler`.
   public init(
-    _ handler: @escaping @Sendable (HTTPRequest, HTTPBody?, RequestContext, InterceptorNext) async throws -> (
-      HTTPResponse, HTTPBody
-    )
+    _ handler:
+      @escaping @Sendable (HTTPRequest, HTTPBody?, RequestContext, InterceptorNext) async throws -> (
+        HTTPResponse, HTTPBody
+      )
   ) {
     self.handler = handler
   }
@@ -99,7 +101,8 @@ public struct ClosureInterceptor: Interceptor {
 extension Array where Element == any Interceptor {
   /// Composes the interceptors in order in front of `terminal`.
   func chain(
-    ending terminal: @escaping @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody)
+    ending terminal:
+      @escaping @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody)
   ) -> InterceptorNext {
     reversed().reduce(InterceptorNext(terminal)) { next, interceptor in
       InterceptorNext { request, body, context in

@@ -21,6 +21,7 @@ enum MIMEType {
     "xls": "application/vnd.ms-excel", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     "ppt": "application/vnd.ms-powerpoint",
     "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-    "rtf": "application/rtf", "epub": "application/epub+zip", "wasm": "application/wasm", "bin": "application/octet-stream",
+    "rtf": "application/rtf", "epub": "application/epub+zip", "wasm": "application/wasm",
+    "bin": "application/octet-stream",
   ]
 }

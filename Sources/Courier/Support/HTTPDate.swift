@@ -2,7 +2,9 @@ import Foundation
 
 /// HTTP-date (RFC 9110 §5.6.7): the IMF-fixdate form, and the obsolete RFC 850 and asctime forms on input.
 enum HTTPDate {
-  private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+  private static let formats = [
+    "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+  ]
 
   /// Parses any of the three forms; `nil` for anything else.
   static func parse(_ text: String) -> Date? {

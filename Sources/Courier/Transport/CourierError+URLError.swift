@@ -41,7 +41,8 @@ extension CourierError {
     default:
       kind = .transport
     }
-    self.init(kind, "URLSession failed: \(urlError.localizedDescription) (code \(urlError.code.rawValue))",
+    self.init(
+      kind, "URLSession failed: \(urlError.localizedDescription) (code \(urlError.code.rawValue))",
       request: request, underlyingError: urlError)
   }
 }

@@ -88,8 +88,9 @@ import Testing
   @Test func noStoreIsNeverStoredAndUnknownDirectivesAreIgnored() async throws {
     let clock = ManualClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
-      request.path == "/n" ? reply(.ok, ["Cache-Control": "no-store, max-age=60"]) :
-        reply(.ok, ["Cache-Control": "max-age=60, x-made-up=\"a,b\", community=UCI"])
+      request.path == "/n"
+        ? reply(.ok, ["Cache-Control": "no-store, max-age=60"])
+        : reply(.ok, ["Cache-Control": "max-age=60, x-made-up=\"a,b\", community=UCI"])
     }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/n"))
@@ -102,7 +103,8 @@ import Testing
   @Test func uncacheableStatusesAndMethodsAreNotStored() async throws {
     let clock = ManualClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
-      request.path == "/created" ? reply(.created, ["Last-Modified": HTTPDate.format(clock.now.addingTimeInterval(-999))])
+      request.path == "/created"
+        ? reply(.created, ["Last-Modified": HTTPDate.format(clock.now.addingTimeInterval(-999))])
         : reply(.internalServerError, ["ETag": "\"x\""])
     }
     let client = origin.client()
@@ -141,7 +143,8 @@ import Testing
   @Test func noCacheResponsesAreStoredButAlwaysRevalidated() async throws {
     let clock = ManualClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
-      request.headerFields[.ifNoneMatch] != nil ? reply(.notModified, ["ETag": "\"a\""], "")
+      request.headerFields[.ifNoneMatch] != nil
+        ? reply(.notModified, ["ETag": "\"a\""], "")
         : reply(.ok, ["ETag": "\"a\"", "Cache-Control": "no-cache, max-age=600"], "A")
     }
     let client = origin.client()
@@ -154,7 +157,9 @@ import Testing
 
   @Test func changedResourceReplacesTheEntry() async throws {
     let clock = ManualClock()
-    let origin = FakeOrigin(clock: clock) { _, hit in reply(.ok, ["ETag": "\"v\(hit)\"", "Cache-Control": "max-age=1"], "v\(hit)") }
+    let origin = FakeOrigin(clock: clock) { _, hit in
+      reply(.ok, ["ETag": "\"v\(hit)\"", "Cache-Control": "max-age=1"], "v\(hit)")
+    }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/c"))
     clock.advance(2)
@@ -190,15 +195,19 @@ import Testing
   @Test func maxStaleAndOnlyIfCached() async throws {
     let clock = ManualClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
-      request.path == "/mr" ? reply(.ok, ["Cache-Control": "max-age=10, must-revalidate"]) : reply(.ok, ["Cache-Control": "max-age=10"])
+      request.path == "/mr"
+        ? reply(.ok, ["Cache-Control": "max-age=10, must-revalidate"]) : reply(.ok, ["Cache-Control": "max-age=10"])
     }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/ms"))
     try await client.send(Endpoint<String>.get("/mr"))
     clock.advance(30)
-    #expect(try await client.send(Endpoint<String>.get("/ms").header("Cache-Control", "max-stale=25")).cacheStatus == .stale)
-    #expect(try await client.send(Endpoint<String>.get("/ms").header("Cache-Control", "max-stale")).cacheStatus == .stale)
-    #expect(try await client.send(Endpoint<String>.get("/mr").header("Cache-Control", "max-stale")).cacheStatus == .miss,
+    #expect(
+      try await client.send(Endpoint<String>.get("/ms").header("Cache-Control", "max-stale=25")).cacheStatus == .stale)
+    #expect(
+      try await client.send(Endpoint<String>.get("/ms").header("Cache-Control", "max-stale")).cacheStatus == .stale)
+    #expect(
+      try await client.send(Endpoint<String>.get("/mr").header("Cache-Control", "max-stale")).cacheStatus == .miss,
       "must-revalidate forbids serving stale")
     let offline = await #expect(throws: CourierError.self) {
       try await client.send(Endpoint<String>.get("/never").header("Cache-Control", "only-if-cached"))
@@ -222,7 +231,9 @@ import Testing
 
   @Test func staleWhileRevalidateServesStaleAndRefreshesInTheBackground() async throws {
     let clock = ManualClock()
-    let origin = FakeOrigin(clock: clock) { _, hit in reply(.ok, ["Cache-Control": "max-age=10, stale-while-revalidate=30"], "v\(hit)") }
+    let origin = FakeOrigin(clock: clock) { _, hit in
+      reply(.ok, ["Cache-Control": "max-age=10, stale-while-revalidate=30"], "v\(hit)")
+    }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/swr"))
     clock.advance(20)
@@ -260,7 +271,9 @@ import Testing
   @Test func staleIfErrorAlsoCovers5xx() async throws {
     let clock = ManualClock()
     let origin = FakeOrigin(clock: clock) { _, hit in
-      hit == 1 ? reply(.ok, ["Cache-Control": "max-age=1, stale-if-error=60"], "good") : reply(.serviceUnavailable, [:], "down")
+      hit == 1
+        ? reply(.ok, ["Cache-Control": "max-age=1, stale-if-error=60"], "good")
+        : reply(.serviceUnavailable, [:], "down")
     }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/5"))
@@ -275,7 +288,9 @@ import Testing
   @Test func varyKeepsOneVariantPerRequestHeaderValue() async throws {
     let clock = ManualClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
-      reply(.ok, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], request.headerFields[.acceptLanguage] ?? "none")
+      reply(
+        .ok, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], request.headerFields[.acceptLanguage] ?? "none"
+      )
     }
     let client = origin.client()
     func get(_ language: String) async throws -> Response<String> {
@@ -302,7 +317,8 @@ import Testing
     let clock = ManualClock()
     let origin = FakeOrigin(clock: clock) { request, hit in
       switch (request.method, request.path ?? "") {
-      case (.post, _): return reply(.created, ["Location": "/items/2", "Content-Location": "https://origin.test/items/3"])
+      case (.post, _):
+        return reply(.created, ["Location": "/items/2", "Content-Location": "https://origin.test/items/3"])
       case (.put, _): return reply(.internalServerError)
       case (.delete, _): return reply(.noContent, ["Location": "https://elsewhere.test/items/4"])
       default: return reply(.ok, ["Cache-Control": "max-age=600"], "\(request.path ?? "")#\(hit)")
@@ -316,10 +332,12 @@ import Testing
     #expect(try await client.send(Endpoint<String>.get("/items/3")).cacheStatus == .miss)
     #expect(try await client.send(Endpoint<String>.get("/items/4")).cacheStatus == .hit)
     _ = try? await client.send(Endpoint<Empty>.put("/items/4"))
-    #expect(try await client.send(Endpoint<String>.get("/items/4")).cacheStatus == .hit, "a failed PUT invalidates nothing")
+    #expect(
+      try await client.send(Endpoint<String>.get("/items/4")).cacheStatus == .hit, "a failed PUT invalidates nothing")
     try await client.send(Endpoint<Empty>.delete("/items/4"))
     #expect(try await client.send(Endpoint<String>.get("/items/4")).cacheStatus == .miss)
-    #expect(try await client.send(Endpoint<String>.get("/items/4")).cacheStatus == .hit, "other origins were not touched")
+    #expect(
+      try await client.send(Endpoint<String>.get("/items/4")).cacheStatus == .hit, "other origins were not touched")
   }
 
   @Test func authorizedRequestsAreStoredByThisPrivateCacheUnlessForbidden() async throws {
@@ -338,7 +356,9 @@ import Testing
 
   @Test func headIsServedFromAStoredGET() async throws {
     let clock = ManualClock()
-    let origin = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Cache-Control": "max-age=60", "ETag": "\"h\""], "full body") }
+    let origin = FakeOrigin(clock: clock) { _, _ in
+      reply(.ok, ["Cache-Control": "max-age=60", "ETag": "\"h\""], "full body")
+    }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/g"))
     let head = try await client.send(Endpoint<Data>.head("/g"))
@@ -378,7 +398,8 @@ import Testing
     let offline = Locked(false)
     let origin = FakeOrigin(clock: clock) { request, _ in
       if offline.withLock({ $0 }) { throw URLError(.notConnectedToInternet) }
-      return reply(.ok, ["Cache-Control": request.path == "/strict" ? "max-age=1, must-revalidate" : "max-age=1"], "saved")
+      return reply(
+        .ok, ["Cache-Control": request.path == "/strict" ? "max-age=1, must-revalidate" : "max-age=1"], "saved")
     }
     let client = origin.client(policy: .offlineFallback)
     try await client.send(Endpoint<String>.get("/feed"))
@@ -410,7 +431,8 @@ import Testing
 
 @Suite struct CacheControlParsingTests {
   @Test func parsesDirectivesCaseInsensitivelyWithQuotesAndBadValues() {
-    let control = CacheControl(parsing: #"Max-Age=60, no-cache="Set-Cookie, X", PRIVATE, stale-if-error=30, max-stale, s-maxage=bad"#)
+    let control = CacheControl(
+      parsing: #"Max-Age=60, no-cache="Set-Cookie, X", PRIVATE, stale-if-error=30, max-stale, s-maxage=bad"#)
     #expect(control.maxAge == 60)
     #expect(control.noCache)
     #expect(control.isPrivate)

@@ -27,7 +27,8 @@ final class FakeOrigin: HTTPTransport {
   var requests: [HTTPRequest] { received.withLock { $0 } }
   var hits: Int { requests.count }
 
-  func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws -> (HTTPResponse, HTTPBody) {
+  func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws -> (HTTPResponse, HTTPBody)
+  {
     let count = received.withLock { list in
       list.append(request)
       return list.count
@@ -53,7 +54,9 @@ extension APIClient {
 }
 
 /// A response with these headers and `body`.
-func reply(_ status: HTTPResponse.Status = .ok, _ headers: [String: String] = [:], _ body: String = "v1")
+func reply(
+  _ status: HTTPResponse.Status = .ok, _ headers: [String: String] = [:], _ body: String = "v1"
+)
   -> (HTTPResponse, String)
 {
   var fields = HTTPFields()

@@ -9,8 +9,10 @@ import Darwin
 /// nginx serving static files on 127.0.0.1 with its own configuration, started for one test: a server we did not
 /// write, with real `ETag`, `Last-Modified` and `Expires` headers.
 final class Nginx: Sendable {
-  static let binary: String? = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx"]
-    .first { FileManager.default.isExecutableFile(atPath: $0) }
+  static let binary: String? = [
+    "/usr/sbin/nginx", "/usr/local/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx",
+  ]
+  .first { FileManager.default.isExecutableFile(atPath: $0) }
 
   /// CI sets COURIER_REQUIRE_NGINX=1 so a missing nginx fails instead of skipping.
   static var isAvailable: Bool {
@@ -30,7 +32,8 @@ final class Nginx: Sendable {
     }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-nginx-\(UUID().uuidString)")
     for folder in ["www/static", "www/plain", "www/nostore", "tmp"] {
-      try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
     }
     let port = try freePort()
     let path = directory.path
@@ -131,7 +134,9 @@ final class Nginx: Sendable {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = UInt16(port).bigEndian
     return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     } == 0
   }
 

@@ -16,14 +16,17 @@ func parseMultipart(_ body: Data, boundary: String) throws -> [(headers: String,
       guard afterDelimiter + 4 == body.endIndex else { throw MultipartTestError("bytes after the closing boundary") }
       return parts
     }
-    guard body[afterDelimiter...].starts(with: Data("\r\n".utf8)) else { throw MultipartTestError("no CRLF after boundary") }
+    guard body[afterDelimiter...].starts(with: Data("\r\n".utf8)) else {
+      throw MultipartTestError("no CRLF after boundary")
+    }
     let partStart = afterDelimiter + 2
     guard let next = body.range(of: Data("\r\n".utf8) + delimiter, in: partStart..<body.endIndex) else {
       throw MultipartTestError("unterminated part")
     }
     let part = body[partStart..<next.lowerBound]
     guard let split = part.range(of: Data("\r\n\r\n".utf8)) else { throw MultipartTestError("no blank line") }
-    parts.append((String(decoding: part[part.startIndex..<split.lowerBound], as: UTF8.self), Data(part[split.upperBound...])))
+    parts.append(
+      (String(decoding: part[part.startIndex..<split.lowerBound], as: UTF8.self), Data(part[split.upperBound...])))
     cursor = next.lowerBound + 2
   }
   throw MultipartTestError("no closing boundary")
@@ -58,16 +61,23 @@ func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
     #expect(parts.count == 4)
     #expect(parts[0].headers == "Content-Disposition: form-data; name=\"album\"")
     #expect(String(decoding: parts[0].content, as: UTF8.self) == "Summer ☀️")
-    #expect(parts[1].headers == "Content-Disposition: form-data; name=\"raw\"\r\nContent-Type: application/octet-stream")
-    #expect(parts[2].headers == "Content-Disposition: form-data; name=\"photo\"; filename=\"photo.JPG\"\r\nContent-Type: image/jpeg")
+    #expect(
+      parts[1].headers == "Content-Disposition: form-data; name=\"raw\"\r\nContent-Type: application/octet-stream")
+    #expect(
+      parts[2].headers
+        == "Content-Disposition: form-data; name=\"photo\"; filename=\"photo.JPG\"\r\nContent-Type: image/jpeg")
     #expect(parts[2].content == Data(repeating: 0xAB, count: 300_000))
     #expect(parts[3].headers.hasSuffix("filename=\"t.csv\"\r\nContent-Type: text/csv"))
   }
 
   @Test func quotesAndLineBreaksInNamesAreEscapedAndUnicodeFileNamesUseFilenameStar() throws {
-    var part = MultipartFormData.Part(name: "a\"b\r\nc", fileName: "résumé \"final\".pdf", mimeType: "application/pdf", content: .data(Data()))
+    var part = MultipartFormData.Part(
+      name: "a\"b\r\nc", fileName: "résumé \"final\".pdf", mimeType: "application/pdf", content: .data(Data()))
     let headers = MultipartFormData.headers(for: part)
-    #expect(headers.hasPrefix("Content-Disposition: form-data; name=\"a%22b%0D%0Ac\"; filename=\"r_sum_ %22final%22.pdf\"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%22final%22.pdf\r\n"))
+    #expect(
+      headers.hasPrefix(
+        "Content-Disposition: form-data; name=\"a%22b%0D%0Ac\"; filename=\"r_sum_ %22final%22.pdf\"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%22final%22.pdf\r\n"
+      ))
     #expect(!headers.dropLast(4).contains("\r\n\r\n"), "no header injection")
     part.fileName = "plain.txt"
     #expect(MultipartFormData.headers(for: part).contains("filename=\"plain.txt\"\r\n"))
@@ -172,12 +182,21 @@ func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
 
   @Test func arraysOfAttachmentsAndIndexedNames() async throws {
     struct Album: Encodable, Sendable { var photos: [Courier.Attachment] }
-    let album = Album(photos: [Courier.Attachment(data: Data("1".utf8), fileName: "1.gif"), Courier.Attachment(data: Data("2".utf8), fileName: "2.gif")])
+    let album = Album(photos: [
+      Courier.Attachment(data: Data("1".utf8), fileName: "1.gif"),
+      Courier.Attachment(data: Data("2".utf8), fileName: "2.gif"),
+    ])
     let indexed = try MultipartEncoder(options: URLQueryEncoder(arrayEncoding: .indexed)).encode(album)
     let (body, contentType) = try indexed.encoded()
-    let parts = try parseMultipart(try await body.collect(), boundary: String(contentType.split(separator: "=").last ?? ""))
-    #expect(parts.map { $0.headers.contains("name=\"photos[0]\"") || $0.headers.contains("name=\"photos[1]\"") } == [true, true])
-    #expect(throws: EncodingError.self) { try MultipartEncoder(options: URLQueryEncoder(arrayEncoding: .commaSeparated)).encode(album) }
+    let parts = try parseMultipart(
+      try await body.collect(), boundary: String(contentType.split(separator: "=").last ?? ""))
+    #expect(
+      parts.map { $0.headers.contains("name=\"photos[0]\"") || $0.headers.contains("name=\"photos[1]\"") } == [
+        true, true,
+      ])
+    #expect(throws: EncodingError.self) {
+      try MultipartEncoder(options: URLQueryEncoder(arrayEncoding: .commaSeparated)).encode(album)
+    }
   }
 }
 
@@ -198,7 +217,9 @@ func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
   }
 
   @Test func missingDirectoryAndChangedFilesAreTypedErrors() async throws {
-    #expect(throws: CourierError.self) { try HTTPBody.file(at: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)")) }
+    #expect(throws: CourierError.self) {
+      try HTTPBody.file(at: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)"))
+    }
     #expect(throws: CourierError.self) { try HTTPBody.file(at: FileManager.default.temporaryDirectory) }
     let file = try temporaryFile(Data(count: 100))
     let body = try HTTPBody.file(at: file)
@@ -212,7 +233,8 @@ func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
 final class RecordingTransport: HTTPTransport {
   private let calls = Locked(0)
   var count: Int { calls.withLock { $0 } }
-  func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws -> (HTTPResponse, HTTPBody) {
+  func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws -> (HTTPResponse, HTTPBody)
+  {
     calls.withLock { $0 += 1 }
     return (HTTPResponse(status: .ok), HTTPBody())
   }
