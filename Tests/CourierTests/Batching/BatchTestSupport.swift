@@ -1,0 +1,59 @@
+import Courier
+import Foundation
+
+/// What `/concurrency/probe` reports: probes in flight when it started, and the most ever in flight.
+struct BatchProbeReport: Decodable, Sendable, Equatable {
+  var inFlight: Int
+  var maxInFlight: Int
+}
+
+/// What `/counted/{key}` and `/counted/{key}/hits` report.
+struct BatchCountedHits: Decodable, Sendable, Equatable {
+  var key: String
+  var hits: Int
+}
+
+/// Endpoints of the demo API the batching tests use.
+enum BatchEndpoints {
+  static func probe(milliseconds: Int) -> Endpoint<BatchProbeReport> {
+    .get("/concurrency/probe", query: ["ms": .int(Int64(milliseconds))])
+  }
+
+  static func product(_ id: Int) -> Endpoint<Product> {
+    .get("/products/\(id)")
+  }
+
+  static func slow(milliseconds: Int) -> Endpoint<Empty> {
+    .get("/slow", query: ["ms": .int(Int64(milliseconds))])
+  }
+
+  static func status(_ code: Int) -> Endpoint<Empty> {
+    .get("/status/\(code)")
+  }
+
+  static func counted(_ key: String) -> Endpoint<BatchCountedHits> {
+    .get("/counted/\(key)")
+  }
+
+  static func hits(_ key: String) -> Endpoint<BatchCountedHits> {
+    .get("/counted/\(key)/hits")
+  }
+}
+
+/// Collects values handed to a `@Sendable` callback, for assertions afterwards.
+final class Recorder<Value: Sendable>: @unchecked Sendable {  // @unchecked: `values` is only touched under `lock`.
+  private let lock = NSLock()
+  private var storage: [Value] = []
+
+  func append(_ value: Value) {
+    lock.lock()
+    defer { lock.unlock() }
+    storage.append(value)
+  }
+
+  var values: [Value] {
+    lock.lock()
+    defer { lock.unlock() }
+    return storage
+  }
+}
