@@ -37,11 +37,27 @@ enum ConnectionDrop {
       await group.next()
       group.cancelAll()
     }
-    let channel = context.channel
+    await reset(context.channel)
+    return Response(status: .internalServerError, body: ResponseBody { _ in throw Dropped() })
+  }
+
+  /// How long a reset in the middle of a response body waits for the bytes already written to reach the client.
+  static let deliveryWait: Duration = .milliseconds(100)
+
+  /// Waits `delay` (so bytes already written can reach the peer; a reset discards whatever is still queued), then
+  /// resets `channel`.
+  static func reset(_ channel: any Channel, after delay: Duration) async {
+    try? await Task.sleep(for: delay)
+    await reset(channel)
+  }
+
+  /// Closes `channel` with `SO_LINGER` 0, so the peer gets a TCP RST ("connection reset by peer") instead of a FIN.
+  ///
+  /// Bytes still queued for sending are discarded. Channels without a socket (in-memory tests) are just closed.
+  static func reset(_ channel: any Channel) async {
     if let socket = channel as? any SocketOptionProvider {
       try? await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
     }
     try? await channel.close()
-    return Response(status: .internalServerError, body: ResponseBody { _ in throw Dropped() })
   }
 }

@@ -13,6 +13,8 @@ enum DemoRouter {
       + ConcurrencyRoutes(state: state).routes
       + CountedRoutes(state: state).routes
       + CacheRoutes(state: state).routes
+      + UploadRoutes().routes
+      + DownloadRoutes(state: state).routes
       + AdminRoutes(state: state).routes
   }
 

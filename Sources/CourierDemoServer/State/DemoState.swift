@@ -1,8 +1,8 @@
 import Foundation
 
 /// Everything one running demo server remembers: accounts, tokens, posts, switches and counters (including the
-/// attempts, hits and in-flight probes behind `/flaky`, `/counted` and `/concurrency/probe`, and the versions and
-/// origin hits behind `/cache`).
+/// attempts, hits and in-flight probes behind `/flaky`, `/counted` and `/concurrency/probe`, the versions and
+/// origin hits behind `/cache`, and the keys `/download/{bytes}/drop` has already dropped).
 ///
 /// Each application built by ``DemoServer`` owns one `DemoState`; nothing is shared between servers.
 actor DemoState {
@@ -20,6 +20,7 @@ actor DemoState {
   private var requestCounts: [String: Int] = [:]
   private var probes = ProbeCounters()
   private var cacheOrigin = CacheOrigin()
+  private var droppedDownloads: Set<String> = []
   private let clock = ContinuousClock()
 
   /// Creates state holding the seed data.
@@ -188,6 +189,19 @@ actor DemoState {
     )
   }
 
+  // MARK: Downloads
+
+  /// Whether a `/download/{bytes}/drop` request with `key` already dropped its connection.
+  func hasDroppedDownload(key: String) -> Bool {
+    droppedDownloads.contains(key)
+  }
+
+  /// Records that a `/download/{bytes}/drop` request with `key` drops its connection; returns `false` when another
+  /// request with the key already did (then this one must not).
+  func claimDownloadDrop(key: String) -> Bool {
+    droppedDownloads.insert(key).inserted
+  }
+
   // MARK: Admin
 
   /// Makes every current access token expired; returns how many were still valid.
@@ -215,8 +229,8 @@ actor DemoState {
     )
   }
 
-  /// Returns everything to the seed data: accounts, posts, tokens, switches, counters and cache versions (probes
-  /// still in flight stay counted as in flight).
+  /// Returns everything to the seed data: accounts, posts, tokens, switches, counters, cache versions and dropped
+  /// download keys (probes still in flight stay counted as in flight).
   func reset() {
     accounts = SeedData.accounts
     posts = SeedData.postsByID
@@ -227,5 +241,6 @@ actor DemoState {
     requestCounts = [:]
     probes.reset()
     cacheOrigin = CacheOrigin()
+    droppedDownloads = []
   }
 }

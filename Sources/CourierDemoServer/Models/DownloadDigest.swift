@@ -1,0 +1,7 @@
+/// What `GET /download/sha256/{bytes}` answers: `{"bytes": N, "sha256": "<hex>"}`.
+struct DownloadDigest: Codable, Sendable, Equatable {
+  /// The size asked for.
+  var bytes: Int64
+  /// SHA-256 of the whole body of `/download/{bytes}`, lowercase hex.
+  var sha256: String
+}
