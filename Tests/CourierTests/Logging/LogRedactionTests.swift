@@ -144,3 +144,14 @@ import Testing
     #expect(transport.bodies.first.map { String(decoding: $0, as: UTF8.self).contains("json-pa55") } == true)
   }
 }
+
+@Suite struct LocationRedactionTests {
+  @Test func queryValuesInLocationHeadersAreHidden() {
+    let redactor = LogRedactor(LoggingInterceptor.Configuration())
+    let field = HTTPField(name: .location, value: "https://x.test/next?token=s3cret&page=2")
+    let shown = redactor.value(of: field)
+    #expect(!shown.contains("s3cret"))
+    #expect(shown.contains("page=2"))
+    #expect(redactor.value(of: HTTPField(name: .contentLocation, value: "/a?api_key=k1")) == "/a?api_key=<redacted>")
+  }
+}

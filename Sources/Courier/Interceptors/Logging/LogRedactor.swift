@@ -19,8 +19,12 @@ package struct LogRedactor: Sendable {
     placeholder = configuration.placeholder
   }
 
-  /// The value of `field` as it may be logged; credentials keep their scheme: `Bearer <redacted>`.
+  /// The value of `field` as it may be logged; credentials keep their scheme: `Bearer <redacted>`, and URLs in
+  /// `Location`, `Content-Location` and `Referer` have the values of redacted query keys hidden.
   package func value(of field: HTTPField) -> String {
+    if field.name == .location || field.name == .contentLocation || field.name == .referer {
+      return pathAndQuery(field.value)
+    }
     guard headers.contains(field.name) else { return field.value }
     if let scheme = Self.authorizationScheme(of: field) {
       return "\(scheme) \(placeholder)"
