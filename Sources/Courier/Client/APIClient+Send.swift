@@ -87,6 +87,7 @@ extension APIClient {
       base: base, path: endpoint.path, query: URLQueryEncoder.percentEncodedString(items))
 
     var fields = defaultFields
+    try applyHeaderProviders(to: &fields)
     var custom = HTTPFields()
     for header in endpoint.headers {
       let field = try header.validated()
@@ -98,7 +99,7 @@ extension APIClient {
     var body: HTTPBody?
     if let payload = endpoint.body {
       let context = Payload.Context(
-        jsonEncoder: endpoint.encoder ?? configuration.encoder, queryEncoder: queryEncoder)
+        jsonEncoder: encoder(for: endpoint), queryEncoder: queryEncoder)
       let (encoded, contentType) = try Self.encoding("body") { try payload.make(context) }
       if let contentType, fields[.contentType] == nil {
         fields[.contentType] = contentType
@@ -205,7 +206,7 @@ extension APIClient {
       throw error
     }
     do {
-      let decoder = endpoint.decoder ?? configuration.decoder
+      let decoder = self.decoder(for: endpoint)
       let value = try ResponseDecoding.decode(Value.self, data: data, response: response, decoder: decoder,
         custom: endpoint.decodeBody)
       return Response(value: value, data: data, response: response, request: request)

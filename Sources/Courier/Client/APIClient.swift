@@ -65,6 +65,12 @@ extension APIClient {
     public var interceptors: [any Interceptor]
     /// Receives every call's ``CourierEvent``s.
     public var eventHandler: (@Sendable (CourierEvent) -> Void)?
+    /// How JSON dates are written and read for every call, over ``decoder`` and ``encoder``; `nil` (the default)
+    /// leaves them as configured. An endpoint's or a model's strategy wins over it; see ``DateCodingStrategy``.
+    public var dateCodingStrategy: DateCodingStrategy?
+    /// Headers computed for every request, after ``defaultHeaders`` and before the endpoint's; see
+    /// ``HeaderProvider``.
+    public var headerProviders: [HeaderProvider] = []
 
     /// Creates a configuration with defaults for everything but the base URL.
     public init(baseURL: URL? = nil, transport: any HTTPTransport = URLSessionTransport()) {

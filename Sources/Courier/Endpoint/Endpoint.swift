@@ -55,6 +55,10 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
   /// A canned response for sample mode (previews, demos, tests); see ``sample(_:)``. Never read when sending.
   public var sample: SampleResponse?
 
+  /// How this call's JSON dates are written and read, over the model's and the client's; see
+  /// ``dateCodingStrategy(_:)``.
+  public var dateCodingStrategy: DateCodingStrategy?
+
   var queryParts: [QueryPart]
   var decodeBody: (@Sendable (Data, HTTPResponse, JSONDecoder) throws -> Value)?
 
