@@ -80,6 +80,8 @@ extension APIClient {
     let base: RequestTarget?
     if let url = endpoint.baseURL {
       base = try RequestTarget(url: url)
+    } else if let provider = configuration.baseURLProvider {
+      base = try RequestTarget(url: provider())
     } else {
       base = try baseTarget?.get()
     }

@@ -71,6 +71,9 @@ extension APIClient {
     /// Headers computed for every request, after ``defaultHeaders`` and before the endpoint's; see
     /// ``HeaderProvider``.
     public var headerProviders: [HeaderProvider] = []
+    /// Gives the base URL for each request, over ``baseURL``; set by ``APIClient/init(environment:_:)`` so that
+    /// switching the environment changes where the next request goes.
+    public var baseURLProvider: (@Sendable () -> URL)?
 
     /// Creates a configuration with defaults for everything but the base URL.
     public init(baseURL: URL? = nil, transport: any HTTPTransport = URLSessionTransport()) {
