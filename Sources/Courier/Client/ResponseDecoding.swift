@@ -13,6 +13,11 @@ enum ResponseDecoding {
     if let custom { return try custom(data, response, decoder) }
     if let empty = Empty() as? Value { return empty }
     if let raw = data as? Value { return raw }
+    if let rawType = Value.self as? any RawResponseDecodable.Type,
+      let value = try rawType.init(body: data, response: response) as? Value
+    {
+      return value
+    }
     if Value.self == String.self {
       let encoding = textEncoding(of: response)
       guard let text = String(data: data, encoding: encoding) as? Value else {

@@ -74,6 +74,11 @@ private struct Holiday: Codable, Sendable, Equatable, DateCodingStrategyProvidin
         Endpoint<Echo>.post("/echo/stamp", body: Stamp(at: Self.moment.addingTimeInterval(0.5)))
           .dateCodingStrategy(.iso8601WithFractionalSeconds))
       #expect(fractional.body == #"{"at":"2024-05-01T12:00:00.500Z"}"#)
+
+      let model: Echo = try await client.request(
+        endpoint: "/echo/holiday", method: .post, body: Holiday(name: "May Day", day: Self.moment))
+      let sent = try JSONDecoder().decode([String: String].self, from: Data((model.body ?? "").utf8))
+      #expect(sent == ["name": "May Day", "day": "2024-05-01"])
     }
   }
 
