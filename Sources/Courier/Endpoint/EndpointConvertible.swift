@@ -48,6 +48,10 @@ public protocol EndpointConvertible: Sendable {
   var acceptedStatuses: StatusCodeSet { get }
   /// A canned response for sample mode (previews, demos, tests); none by default. See ``SampleResponse``.
   var sample: SampleResponse? { get }
+  /// Typed body and URL parameters and extra headers, Moya-style; ``EndpointTask/request`` (nothing) by default.
+  /// Applied after ``query``, ``body`` and ``headers``: its URL parameters are appended, its body replaces
+  /// ``body``, and its headers replace those of the same name.
+  var task: EndpointTask { get }
 
   /// The endpoint this value describes, decoding to `Value`. The default builds it from the requirements above;
   /// implement it to set anything else an ``Endpoint`` can carry.
@@ -69,9 +73,11 @@ extension EndpointConvertible {
   public var acceptedStatuses: StatusCodeSet { .success }
   /// No sample.
   public var sample: SampleResponse? { nil }
+  /// Nothing beyond the other requirements.
+  public var task: EndpointTask { .request }
 
   /// Builds the endpoint from ``baseURL``, ``path``, ``method``, ``query``, ``body``, ``headers``,
-  /// ``acceptedStatuses`` and ``sample``.
+  /// ``acceptedStatuses``, ``sample`` and ``task``.
   public func endpoint<Value: Decodable & Sendable>(as type: Value.Type) -> Endpoint<Value> {
     var endpoint = Endpoint<Value>(path, method: method).query(query)
     endpoint.baseURL = baseURL
@@ -79,6 +85,7 @@ extension EndpointConvertible {
     endpoint.headers = headers
     endpoint.acceptedStatuses = acceptedStatuses
     endpoint.sample = sample
+    task.apply(to: &endpoint)
     return endpoint
   }
 }

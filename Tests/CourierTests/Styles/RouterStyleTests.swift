@@ -1,0 +1,171 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Testing
+
+// Style 3: a Moya-style router, an enum with a case per call and a task saying what each sends.
+
+private struct NewPost: Encodable, Sendable {
+  var title: String
+  var body: String
+}
+
+private struct SearchQuery: Encodable, Sendable {
+  var q: String
+  var tags: [String]
+}
+
+private struct BlogPost: Decodable, Sendable, Equatable {
+  var id: Int
+  var title: String
+  var body: String
+}
+
+private enum ShopAPI: EndpointConvertible {
+  case login(Credentials)
+  case formLogin(email: String, password: String)
+  case products(category: String, page: Int)
+  case createPost(NewPost)
+  case draftPost(title: String)
+  case search(SearchQuery, session: String)
+  case slow(milliseconds: Int)
+
+  var path: String {
+    switch self {
+    case .login, .formLogin: "/auth/login"
+    case .products: "/products"
+    case .createPost, .draftPost: "/posts"
+    case .search: "/echo/search"
+    case .slow: "/slow"
+    }
+  }
+
+  var method: HTTPMethod {
+    switch self {
+    case .login, .formLogin, .createPost, .draftPost, .search: .post
+    case .products, .slow: .get
+    }
+  }
+
+  var headers: [HTTPHeader] { [HTTPHeader("X-Client", "router-tests")] }
+
+  var task: EndpointTask {
+    switch self {
+    case .login(let credentials):
+      .requestParameters(body: credentials)
+    case .formLogin(let email, let password):
+      .requestParameters(body: ["email": .string(email), "password": .string(password)], bodyEncoding: .form)
+    case .products(let category, let page):
+      .requestParameters(url: ["category": .string(category), "page": .int(page), "limit": 3])
+    case .createPost(let post):
+      .requestParameters(body: post)
+    case .draftPost(let title):
+      .requestParameters(body: ["title": .string(title), "body": "Draft", "tags": ["a", "b"], "pinned": false])
+    case .search(let query, let session):
+      .requestParametersAndHeaders(
+        body: ["source": "router"], url: query,
+        headers: [HTTPHeader("X-Session", session), HTTPHeader("X-Client", "search")])
+    case .slow(let milliseconds):
+      .requestParameters(url: ["ms": .int(milliseconds)])
+    }
+  }
+}
+
+@Suite struct RouterStyleTests {
+  @Test(arguments: TransportKind.allCases)
+  func tasksSendTypedAndLiteralParameters(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let router = Router<ShopAPI>(client: client)
+      let tokens = try await router.request(.login(Credentials()), as: Tokens.self)
+      #expect(tokens.tokenType == "Bearer")
+      let formTokens = try await router.send(
+        .formLogin(email: "demo@courier.dev", password: "secret123"), as: Tokens.self)
+      #expect(formTokens.request.headerFields[.contentType] == "application/x-www-form-urlencoded")
+
+      let page = try await router.send(.products(category: "garden", page: 2), as: ProductPage.self)
+      #expect(page.request.path == "/products?category=garden&page=2&limit=3")
+      #expect(page.value.page == 2 && page.value.items.allSatisfy { $0.category == "garden" })
+      #expect(page.request.headerFields[HTTPField.Name("X-Client")!] == "router-tests")
+
+      let created = try await router.send(.createPost(NewPost(title: "Hello", body: "World")), as: BlogPost.self)
+      #expect(created.status == .created)
+      #expect(created.value.title == "Hello" && created.value.body == "World")
+
+      let draft = try await router.request(.draftPost(title: "Literal"), as: BlogPost.self)
+      #expect(draft.title == "Literal" && draft.body == "Draft")
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func parametersAndHeadersReachTheServer(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let router = Router<ShopAPI>(client: client)
+      let echo = try await router.request(
+        .search(SearchQuery(q: "lamp shade", tags: ["new", "sale"]), session: "s-42"), as: Echo.self)
+      #expect(echo.method == "POST")
+      #expect(echo.rawQuery == "q=lamp%20shade&tags%5B%5D=new&tags%5B%5D=sale")
+      #expect(echo.body == #"{"source":"router"}"#)
+      #expect(echo.header("X-Session") == "s-42")
+      #expect(echo.header("X-Client") == "search", "the task's header replaces the API's")
+      #expect(echo.headers.filter { $0.first?.lowercased() == "x-client" }.count == 1)
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func cancellingOneTokenLeavesTheOthersRunning(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let router = Router<ShopAPI>(client: client)
+      let token = RequestToken()
+      let doomed = Task { try await router.request(.slow(milliseconds: 10_000), as: Empty.self, token: token) }
+      let survivor = Task { try await router.request(.slow(milliseconds: 400), as: Empty.self) }
+      let stopwatch = Stopwatch()
+      while router.inFlightCount < 2, stopwatch.elapsed < 5 { try await pause(milliseconds: 10) }
+      #expect(router.inFlightCount == 2)
+
+      router.cancel(token)
+      let error = await #expect(throws: CourierError.self) { try await doomed.value }
+      #expect(error?.isCancellation == true)
+      #expect(stopwatch.elapsed < 5)
+      _ = try await survivor.value
+      #expect(router.inFlightCount == 0)
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func cancelAllEndsEveryCallAndReportsItToCompletions(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let router = Router<ShopAPI>(client: client)
+      let (results, delivered) = AsyncStream.makeStream(of: Result<Empty, CourierError>.self)
+      router.request(.slow(milliseconds: 10_000), as: Empty.self) { delivered.yield($0) }
+      router.request(.slow(milliseconds: 10_000), as: Empty.self) { delivered.yield($0) }
+      let stopwatch = Stopwatch()
+      while router.inFlightCount < 2, stopwatch.elapsed < 5 { try await pause(milliseconds: 10) }
+      router.cancelAll()
+      var cancellations = 0
+      for await result in results.prefix(2) {
+        if case .failure(let error) = result, error.isCancellation { cancellations += 1 }
+      }
+      #expect(cancellations == 2)
+      #expect(stopwatch.elapsed < 5)
+      #expect(router.inFlightCount == 0)
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func theBaseURLFollowsTheEnvironment(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { _, server in
+      let environments = EnvironmentSwitcher(
+        [
+          .development(server.baseURL.appendingPathComponent("echo/dev")),
+          .staging(server.baseURL.appendingPathComponent("echo/staging")),
+        ], default: .development, launchOptions: EnvironmentLaunchOptions())
+      let router = Router<ShopAPI>(client: APIClient(environment: environments) { $0.transport = server.transport })
+      let search = ShopAPI.search(SearchQuery(q: "x", tags: []), session: "s")
+      let development = try await router.request(search, as: Echo.self)
+      #expect(development.path == "/echo/dev/echo/search")
+      environments.select(.staging)
+      let staging = try await router.request(search, as: Echo.self)
+      #expect(staging.path == "/echo/staging/echo/search")
+    }
+  }
+}
