@@ -21,7 +21,8 @@ extension APIClient {
     do {
       let (request, body) = try makeRequest(endpoint)
       context.events.send(.started(callID: context.callID, request: request))
-      let (response, data) = try await transfer(request, body: body, context: context)
+      let (response, data) = try await transfer(
+        request, body: body, context: context, innerInterceptors: endpoint.innerInterceptors)
       outcome = (response, data)
       var result = try makeResponse(endpoint, request: request, response: response, data: data)
       result.cacheStatus = context.events.cacheStatus
@@ -135,10 +136,11 @@ extension APIClient {
   func transfer(
     _ request: HTTPRequest,
     body: HTTPBody?,
-    context: RequestContext
+    context: RequestContext,
+    innerInterceptors: [any Interceptor] = []
   ) async throws -> (HTTPResponse, Data) {
     let transport = configuration.transport
-    let chain = configuration.interceptors.chain { request, body, context in
+    let chain = (configuration.interceptors + innerInterceptors).chain { request, body, context in
       if case .known(let length) = body?.length { context.events.countAttempt(bytes: length) } else {
         context.events.countAttempt(bytes: 0)
       }

@@ -60,6 +60,8 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
   public var dateCodingStrategy: DateCodingStrategy?
 
   var queryParts: [QueryPart]
+  /// Interceptors for this call only, run after the client's, right before the transport.
+  var innerInterceptors: [any Interceptor] = []
   var decodeBody: (@Sendable (Data, HTTPResponse, JSONDecoder) throws -> Value)?
 
   /// Creates an endpoint; `Endpoint<Token>("auth/login").method(.post)` reads like the request it describes.

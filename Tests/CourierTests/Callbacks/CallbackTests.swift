@@ -1,0 +1,182 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import Courier
+
+/// Callback-style calls against the demo API, over each transport.
+@Suite struct CallbackTests {
+  @Test(arguments: TransportKind.allCases)
+  func successRunsStartedProgressAndSuccessInOrder(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let log = CallbackLog()
+      let product = Locked<Product?>(nil)
+      await client.call(Endpoint<Product>.get("/products/7"))
+        .logging(to: log)
+        .onSuccess { value in product.withLock { $0 = value } }
+        .execute()
+        .finished()
+      #expect(log.events == ["started", "progress 0.0", "progress 1.0"])
+      #expect(product.withLock { $0?.id } == 7, "the last onSuccess set wins")
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aSpecificHandlerTakesPrecedenceOverOnError(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let log = CallbackLog()
+      await client.call(Endpoint<DemoUser>.get("/users/me")).logging(to: log).execute().finished()
+      #expect(log.events == ["started", "progress 0.0", "notAuthorized 401"])
+
+      let fallback = CallbackLog()
+      await client.call(Endpoint<DemoUser>.get("/users/me"))
+        .onError { fallback.record("error \($0.status?.code ?? 0)") }
+        .execute().finished()
+      #expect(fallback.events == ["error 401"], "without onNotAuthorized, onError gets the 401")
+
+      let serverError = CallbackLog()
+      await client.call(Endpoint<Empty>.get("/status/500")).logging(to: serverError).execute().finished()
+      #expect(serverError.events == ["started", "progress 0.0", "error 500"])
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func timeoutsAndCancellationsHaveTheirOwnHandlers(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let timedOut = CallbackLog()
+      await client.call(Endpoint<Empty>.get("/slow").query(["ms": 3000]).timeout(0.3))
+        .logging(to: timedOut).execute().finished()
+      #expect(timedOut.events == ["started", "progress 0.0", "timeout"])
+
+      let cancelled = CallbackLog()
+      let handle = client.call(Endpoint<Empty>.get("/slow").query(["ms": 10_000])).logging(to: cancelled).execute()
+      let stopwatch = Stopwatch()
+      while !cancelled.contains("started"), stopwatch.elapsed < 5 { try await pause(milliseconds: 10) }
+      handle.cancel()
+      await handle.finished()
+      #expect(handle.isCancelled)
+      #expect(cancelled.events == ["started", "progress 0.0", "cancellation"])
+      #expect(stopwatch.elapsed < 5)
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func offlineBeforeTheTransportSkipsOnRequestStarted(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { _, server in
+      let offlineCheck = ClosureInterceptor { request, _, _, _ in
+        throw CourierError(.noConnection, "The device is offline", request: request)
+      }
+      let offline = server.client { $0.interceptors = [offlineCheck] }
+      let log = CallbackLog()
+      await offline.call(Endpoint<Product>.get("/products/1")).logging(to: log).execute().finished()
+      #expect(log.events == ["networkUnavailable"])
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aRefusedConnectionStartsThenReportsTheNetworkUnavailable(_ transport: TransportKind) async throws {
+    var port = 0
+    try await withDemoServer(transport) { _, server in port = server.baseURL.port ?? 0 }
+    try await withTransport(transport) { transport in
+      let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")) { $0.transport = transport }
+      let log = CallbackLog()
+      await client.call(Endpoint<Product>.get("/products/1")).logging(to: log).execute().finished()
+      #expect(log.events == ["started", "progress 0.0", "networkUnavailable"])
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func executeFiresWithoutASuccessHandler(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      struct NewPost: Encodable, Sendable {
+        var title = "Fired and forgotten"
+        var body = "No handler needed"
+      }
+      await client.call(Endpoint<Empty>.post("/posts", body: NewPost())).execute().finished()
+      struct Post: Decodable, Sendable { var title: String }
+      let posts = try await client.value(Endpoint<[Post]>.get("/posts"))
+      #expect(posts.contains { $0.title == "Fired and forgotten" })
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func cancellingTheRequestCancelsEveryExecution(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let log = CallbackLog()
+      let request = client.call(Endpoint<Empty>.get("/slow").query(["ms": 10_000]))
+        .onCancellation { _ in log.record("cancellation") }
+        .onRequestStarted { log.record("started") }
+      let first = request.execute()
+      let second = request.execute()
+      let stopwatch = Stopwatch()
+      while log.events.filter({ $0 == "started" }).count < 2, stopwatch.elapsed < 5 {
+        try await pause(milliseconds: 10)
+      }
+      request.cancel()
+      await first.finished()
+      await second.finished()
+      #expect(log.events.filter { $0 == "cancellation" }.count == 2)
+      #expect(stopwatch.elapsed < 5)
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func callbacksWaitForTheMainActorByDefault(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { _, server in
+      let log = CallbackLog()
+      let client = server.client { configuration in
+        configuration.eventHandler = { event in
+          if case .finished = event { log.record("finished") }
+        }
+      }
+      let (finishedWhileBlocked, succeededWhileBlocked) = await MainActor.run {
+        client.call(Endpoint<Product>.get("/products/1")).onSuccess { _ in log.record("success") }.execute()
+        return (log.blockUntil("finished"), log.contains("success"))
+      }
+      #expect(finishedWhileBlocked)
+      #expect(!succeededWhileBlocked, "onSuccess waits for the main actor, which the test held")
+      #expect(await waitFor("success", in: log))
+      #expect(log.events == ["finished", "success"])
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func nonisolatedCallbacksRunWhileTheMainActorIsBusy(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let log = CallbackLog()
+      let ranWhileBlocked = await MainActor.run {
+        client.call(Endpoint<Product>.get("/products/1"))
+          .callbacks(on: .nonisolated)
+          .onRequestStarted { log.record("started") }
+          .onSuccess { _ in log.record("success") }
+          .execute()
+        return log.blockUntil("success")
+      }
+      #expect(ranWhileBlocked, "onSuccess ran although the test held the main actor")
+      #expect(log.events == ["started", "success"])
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func callbacksCanRunOnAnActorOfYourChoice(_ transport: TransportKind) async throws {
+    actor Inbox {
+      var products: [Int] = []
+    }
+    try await withDemoServer(transport) { client, _ in
+      let inbox = Inbox()
+      await client.call(Endpoint<Product>.get("/products/3"))
+        .callbacks(on: .actor(inbox))
+        .onSuccess { product in inbox.assumeIsolated { $0.products.append(product.id) } }
+        .execute()
+        .finished()
+      #expect(await inbox.products == [3])
+    }
+  }
+}
+
+/// Waits up to five seconds for `event` to be recorded.
+private func waitFor(_ event: String, in log: CallbackLog) async -> Bool {
+  let stopwatch = Stopwatch()
+  while !log.contains(event), stopwatch.elapsed < 5 { try? await pause(milliseconds: 10) }
+  return log.contains(event)
+}
