@@ -81,6 +81,7 @@ struct TourSteps {
 
     try await runInterceptorSteps()
     try await runCacheSteps()
+    try await runStyleSteps()
   }
 
   func step(_ title: String) {
