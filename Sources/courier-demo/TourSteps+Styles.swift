@@ -37,11 +37,11 @@ extension TourSteps {
     let product: Product = try await loader.dataRequest(url: baseURL.appendingPathComponent("products/7"))
     print("  \(raw.count) bytes as Data, or decoded: \(product.name) for $\(product.price)")
 
-    step("Style 5 — a fluent builder grouped by controllers: API.auth.login(...)")
+    step("Style 5 — a fluent builder grouped by controllers: StyleAPI.auth.login(...)")
     let login = try await client.send(StyleAPI.auth.login(email: "demo@courier.dev", password: "secret123"))
+    let scheme = login.request.headerFields[.authorization]?.split(separator: " ").first ?? "-"
     print(
-      "  \(login.request.method) \(login.request.path ?? "") with \(login.request.headerFields[.authorization]?.prefix(6) ?? "")…"
-    )
+      "  \(login.request.method) \(login.request.path ?? "") with \(scheme) auth → a \(login.value.tokenType) token")
     do {
       try await client.send(StyleAPI.auth.login(email: "demo@courier.dev", password: "wrong"))
     } catch let error as CourierError {
