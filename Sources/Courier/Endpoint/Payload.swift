@@ -17,11 +17,11 @@ public struct Payload: Sendable {
 
   let make: @Sendable (Context) throws -> (body: HTTPBody, contentType: String?)
 
-  /// A JSON body, encoded with `encoder` or else the endpoint's or the client's encoder.
+  /// A JSON body, encoded with `encoder` or else the endpoint's or the client's encoder (in the value's own date
+  /// strategy when its type is ``DateCodingStrategyProviding`` and the request set none).
   public static func json(_ value: some Encodable & Sendable, encoder: JSONEncoder? = nil) -> Payload {
-    Payload { context in
-      (HTTPBody(try (encoder ?? context.jsonEncoder).encode(value)), "application/json")
-    }
+    guard let encoder else { return .json(model: value) }
+    return Payload { _ in (HTTPBody(try encoder.encode(value)), "application/json") }
   }
 
   /// An `application/x-www-form-urlencoded` body from any keyed `Encodable`, with the query encoder's options.
