@@ -141,7 +141,9 @@ extension APIClient {
   ) async throws -> (HTTPResponse, Data) {
     let transport = configuration.transport
     let chain = (configuration.interceptors + innerInterceptors).chain { request, body, context in
-      if case .known(let length) = body?.length { context.events.countAttempt(bytes: length) } else {
+      if case .known(let length) = body?.length {
+        context.events.countAttempt(bytes: length)
+      } else {
         context.events.countAttempt(bytes: 0)
       }
       let (response, responseBody) = try await transport.send(request, body: body, options: context.transportOptions)
@@ -211,7 +213,8 @@ extension APIClient {
     }
     do {
       let decoder = self.decoder(for: endpoint)
-      let value = try ResponseDecoding.decode(Value.self, data: data, response: response, decoder: decoder,
+      let value = try ResponseDecoding.decode(
+        Value.self, data: data, response: response, decoder: decoder,
         custom: endpoint.decodeBody)
       return Response(value: value, data: data, response: response, request: request)
     } catch {

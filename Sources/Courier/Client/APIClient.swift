@@ -27,7 +27,9 @@ public final class APIClient: Sendable {
     }
     var fields = configuration.defaultHeaders
     let encodings = configuration.transport.supportedContentEncodings
-    if fields[.acceptEncoding] == nil, !encodings.isEmpty, let field = try? HTTPHeader.acceptEncoding(encodings).validated() {
+    if fields[.acceptEncoding] == nil, !encodings.isEmpty,
+      let field = try? HTTPHeader.acceptEncoding(encodings).validated()
+    {
       fields.append(field)
     }
     defaultFields = fields

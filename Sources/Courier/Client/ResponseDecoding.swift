@@ -46,7 +46,8 @@ enum ResponseDecoding {
       failure = error
     } else if let error = error as? DecodingError {
       let (path, reason) = describe(error)
-      failure = CourierError(.decoding, "\(Value.self) could not be decoded at \(path.isEmpty ? "the top level" : path): \(reason)",
+      failure = CourierError(
+        .decoding, "\(Value.self) could not be decoded at \(path.isEmpty ? "the top level" : path): \(reason)",
         underlyingError: error)
       failure.codingPath = path
     } else {
