@@ -41,7 +41,8 @@ struct TourSteps {
     do {
       try await client.send(Endpoint<Product>.get("/products/999").message(for: .notFound, "That product is gone."))
     } catch let error as CourierError {
-      print("  \(error.status?.code ?? 0): \(error.userMessage)  (server said: \(error.serverError?.errorMessage ?? "-"))")
+      print(
+        "  \(error.status?.code ?? 0): \(error.userMessage)  (server said: \(error.serverError?.errorMessage ?? "-"))")
     }
 
     step("A 409 with the server's error body decoded")
