@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+
+/// Checks the network before each request: while the device is offline, a request fails at once with
+/// ``CourierError/isNoConnection`` instead of waiting for a transport timeout, or, with `waitsForConnectivity`,
+/// waits for the network to come back.
+///
+/// ```swift
+/// let client = APIClient(baseURL: url) {
+///   $0.interceptors = [
+///     ConnectivityInterceptor(monitor: SystemNetworkMonitor(), waitsForConnectivity: true),
+///     AuthInterceptor(...),
+///     RetryInterceptor(),
+///   ]
+/// }
+/// ```
+///
+/// Put it first, so an offline request neither refreshes a token nor uses up retries. A waiting request waits at
+/// most its timeout (``Endpoint/timeout`` or the client's), then fails with `noConnection`; the transport's own
+/// timeout starts only once it is sent. Cancelling the calling task ends the wait with a cancellation error.
+///
+/// The check reads the monitor's state, which can lag the network by a polling interval, and "online" only means a
+/// link is up; requests can still fail with `noConnection` when a server cannot be reached.
+public struct ConnectivityInterceptor: Interceptor {
+  /// Where the network state comes from.
+  public let monitor: any NetworkMonitor
+  /// Whether a request made while offline waits for the network (`true`) or fails at once (`false`).
+  public let waitsForConnectivity: Bool
+
+  /// Creates the interceptor.
+  ///
+  /// - Parameters:
+  ///   - monitor: Where the network state comes from; ``SystemNetworkMonitor`` in apps, a fake in tests.
+  ///   - waitsForConnectivity: Whether requests made while offline wait up to their timeout for the network;
+  ///     `false` by default: they fail at once.
+  public init(monitor: any NetworkMonitor, waitsForConnectivity: Bool = false) {
+    self.monitor = monitor
+    self.waitsForConnectivity = waitsForConnectivity
+  }
+
+  /// Passes the request on when online; otherwise fails it or waits, as configured.
+  public func intercept(
+    _ request: HTTPRequest,
+    body: HTTPBody?,
+    context: RequestContext,
+    next: Next
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    guard monitor.currentPath.status == .offline else {
+      return try await next(request, body, context)
+    }
+    guard waitsForConnectivity else {
+      throw CourierError(.noConnection, "The device is offline: no network interface is up", request: request)
+    }
+    let timeout = context.transportOptions.timeout
+    guard await monitor.waitUntilOnline(timeout: timeout) else {
+      if Task.isCancelled {
+        throw CourierError(.cancelled, "The request was cancelled while waiting for the network", request: request)
+      }
+      throw CourierError(
+        .noConnection, "The device stayed offline for the request's timeout of \(timeout) s", request: request)
+    }
+    return try await next(request, body, context)
+  }
+}

@@ -1,0 +1,72 @@
+#if os(Linux)
+import Courier
+import Foundation
+import Testing
+
+/// The monitor against real kernel interface state: a veth pair between the host and a network namespace the test
+/// creates, brought down and up with iproute2. Needs root; skipped with the reason otherwise.
+@Suite("Connectivity in a real network namespace")
+struct NetworkNamespaceTests {
+  @Test("the host end of a veth pair goes online and offline as the namespace's end goes up and down")
+  func hostView() async throws {
+    try await VethNamespace.with { namespace in
+      try await namespace.setHostEnd(up: true)
+      let monitor = SysfsNetworkMonitor(pollInterval: 0.05) { $0 == namespace.hostEnd }
+      let log = StreamLog(monitor.statuses())
+      #expect(try await log.waitUntil { $0 == [.offline] }, "host end up, peer down: lowerlayerdown")
+
+      try await namespace.setPeerEnd(up: true)
+      #expect(try await log.waitUntil { $0 == [.offline, .online] })
+      #expect(monitor.currentPath.interfaces == [NetworkInterface(name: namespace.hostEnd, kind: .other)])
+
+      try await namespace.setPeerEnd(up: false)
+      #expect(try await log.waitUntil { $0 == [.offline, .online, .offline] })
+    }
+  }
+
+  @Test("inside the namespace, its only link going down and up is offline and online; loopback does not count")
+  func namespaceView() async throws {
+    try await VethNamespace.with { namespace in
+      let monitor = SysfsNetworkMonitor(root: try await namespace.namespaceSysfs(), pollInterval: 0.05)
+      #expect(monitor.status == .offline)
+
+      let log = StreamLog(monitor.paths())
+      try await namespace.setPeerEnd(up: true)
+      try await namespace.setHostEnd(up: true)
+      #expect(try await log.waitUntil { $0.last?.status == .online })
+      #expect(log.values.last?.interfaces.map(\.name) == [namespace.peerEnd])
+
+      try await namespace.setHostEnd(up: false)
+      #expect(try await log.waitUntil { $0.last?.status == .offline }, "the far end going down takes the link down")
+      #expect(log.values.map(\.status) == [.offline, .online, .offline])
+    }
+  }
+
+  @Test("a request waits while the namespace is offline and goes out once its link comes up")
+  func interceptorWaits() async throws {
+    try await VethNamespace.with { namespace in
+      try await namespace.setHostEnd(up: true)
+      let monitor = SysfsNetworkMonitor(root: try await namespace.namespaceSysfs(), pollInterval: 0.05)
+      let endpoint = Endpoint<ConnectivityHits>.get("/counted/netns").timeout(10)
+
+      try await withDemoServer(.urlSession) { _, fixture in
+        let failing = fixture.client { $0.interceptors = [ConnectivityInterceptor(monitor: monitor)] }
+        let error = await #expect(throws: CourierError.self) { try await failing.send(endpoint) }
+        #expect(error?.isNoConnection == true)
+
+        let waiting = fixture.client {
+          $0.interceptors = [ConnectivityInterceptor(monitor: monitor, waitsForConnectivity: true)]
+        }
+        let stopwatch = Stopwatch()
+        let request = Task { try await waiting.value(endpoint) }
+        try await pause(milliseconds: 300)
+        try await namespace.setPeerEnd(up: true)
+        let value = try await request.value
+        #expect(value.hits == 1, "only the waiting request reached the server")
+        #expect(stopwatch.elapsed >= 0.3)
+        #expect(stopwatch.elapsed < 5)
+      }
+    }
+  }
+}
+#endif
