@@ -1,1 +1,0 @@
-// Combine publishers for Courier calls.

@@ -1,0 +1,137 @@
+import Courier
+import CourierCombine
+import Foundation
+import HTTPTypes
+import Testing
+
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+@Suite("Combine publishers against the demo API")
+struct PublisherTests {
+  @Test("publisher(for:) delivers the decoded value, then finishes")
+  func value() async throws {
+    try await withDemoServer { client in
+      let received = await receiveAll(client.publisher(for: Endpoint<DemoProduct>.get("/products/3")))
+      #expect(received.values.map(\.id) == [3])
+      #expect(received.error == nil)
+    }
+  }
+
+  @Test("responsePublisher(for:) delivers the whole response")
+  func response() async throws {
+    try await withDemoServer { client in
+      let endpoint = Endpoint<Courier.Empty>.get("/products", query: ["limit": 5])
+      let received = await receiveAll(client.responsePublisher(for: endpoint))
+      let response = try #require(received.values.first)
+      #expect(response.status == .ok)
+      #expect(response.headerFields[HTTPField.Name("Link")!]?.contains(#"rel="next""#) == true)
+      #expect(!response.data.isEmpty)
+    }
+  }
+
+  @Test("a 404 fails with a typed CourierError that keeps the server's message")
+  func notFound() async throws {
+    try await withDemoServer { client in
+      let received = await receiveAll(client.publisher(for: Endpoint<DemoProduct>.get("/products/999")))
+      #expect(received.values.isEmpty)
+      let error = try #require(received.error)
+      #expect(error.kind == .unacceptableStatus)
+      #expect(error.status == .notFound)
+      #expect(error.serverError(as: DemoErrorBody.self)?.error == "Product 999 not found")
+      #expect(error.request?.path == "/products/999")
+    }
+  }
+
+  @Test("operators compose: map and catch see the typed error")
+  func operators() async throws {
+    try await withDemoServer { client in
+      let recovered = client.publisher(for: Endpoint<DemoProduct>.get("/products/999"))
+        .map(\.name)
+        .catch { error in Just("fallback for \(error.status?.code ?? 0)").setFailureType(to: CourierError.self) }
+        .eraseToAnyPublisher()
+      let received = await receiveAll(recovered)
+      #expect(received.values == ["fallback for 404"])
+    }
+  }
+
+  @Test("nothing is sent before a subscription, and each subscription sends once")
+  func deferredUntilSubscribed() async throws {
+    try await withDemoServer { client in
+      let publisher = client.publisher(for: Endpoint<CountedHits>.get("/counted/combine"))
+      try await pause(milliseconds: 200)
+      let hitsBefore = try await client.value(Endpoint<CountedHits>.get("/counted/combine/hits"))
+      #expect(hitsBefore.hits == 0)
+
+      let first = await receiveAll(publisher)
+      let second = await receiveAll(publisher)
+      #expect(first.values.map(\.hits) == [1])
+      #expect(second.values.map(\.hits) == [2])
+    }
+  }
+
+  @Test("cancelling the subscription cancels the request's task and transfer")
+  func cancellation() async throws {
+    let finished = Locked<[CourierError?]>([])
+    try await withDemoServer({ configuration in
+      configuration.eventHandler = { event in
+        if case .finished(_, _, let error) = event { finished.withLock { $0.append(error) } }
+      }
+    }) { client in
+      let delivered = Locked<[String]>([])
+      let cancellable = client.publisher(for: Endpoint<Courier.Empty>.get("/slow", query: ["ms": 5_000]))
+        .sink { completion in
+          delivered.withLock { $0.append("completion \(completion)") }
+        } receiveValue: { _ in
+          delivered.withLock { $0.append("value") }
+        }
+      try await pause(milliseconds: 200)
+      #expect(finished.withLock { $0.isEmpty }, "the request is in flight")
+
+      let stopwatch = Stopwatch()
+      cancellable.cancel()
+      while finished.withLock({ $0.isEmpty }), stopwatch.elapsed < 3 {
+        try await pause(milliseconds: 10)
+      }
+      #expect(stopwatch.elapsed < 1, "the call ended soon after the cancellation, not after the server's 5 s")
+      let errors = finished.withLock { $0 }
+      #expect(errors.count == 1)
+      #expect(errors.first??.isCancellation == true)
+      try await pause(milliseconds: 50)
+      #expect(delivered.withLock { $0 }.isEmpty, "a cancelled subscriber receives nothing")
+    }
+  }
+
+  @Test("SendPublisher publishes any async Courier work, such as a batch")
+  func customWork() async throws {
+    try await withDemoServer { client in
+      let pair = SendPublisher {
+        try await client.send(Endpoint<DemoProduct>.get("/products/1"), Endpoint<DemoProduct>.get("/products/2"))
+      }
+      let received = await receiveAll(pair.eraseToAnyPublisher())
+      #expect(received.values.map { [$0.0.id, $0.1.id] } == [[1, 2]])
+    }
+  }
+
+  @Test("an EndpointConvertible value can be published")
+  func endpointConvertible() async throws {
+    try await withDemoServer { client in
+      let received = await receiveAll(client.publisher(for: ProductRoute.product(id: 5), as: DemoProduct.self))
+      #expect(received.values.map(\.id) == [5])
+    }
+  }
+}
+
+/// A tiny router in the enum style.
+private enum ProductRoute: EndpointConvertible {
+  case product(id: Int)
+
+  var path: String {
+    switch self {
+    case .product(let id): "/products/\(id)"
+    }
+  }
+}
