@@ -96,7 +96,7 @@ struct PublisherTests {
       while finished.withLock({ $0.isEmpty }), stopwatch.elapsed < 3 {
         try await pause(milliseconds: 10)
       }
-      #expect(stopwatch.elapsed < 1, "the call ended soon after the cancellation, not after the server's 5 s")
+      #expect(stopwatch.elapsed < 2, "the call ended soon after the cancellation, not after the server's 5 s")
       let errors = finished.withLock { $0 }
       #expect(errors.count == 1)
       #expect(errors.first??.isCancellation == true)

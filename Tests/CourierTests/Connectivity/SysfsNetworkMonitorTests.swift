@@ -139,6 +139,6 @@ struct SysfsNetworkMonitorTests {
 
     stopwatch = Stopwatch()
     #expect(await monitor.waitUntilOnline(timeout: 5))
-    #expect(stopwatch.elapsed < 0.1, "already online: no wait")
+    #expect(stopwatch.elapsed < 1, "already online: no wait")
   }
 }
