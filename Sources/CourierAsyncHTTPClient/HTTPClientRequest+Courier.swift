@@ -12,14 +12,30 @@ extension HTTPClientRequest {
     guard let scheme = request.scheme, let authority = request.authority, !authority.isEmpty else {
       throw CourierError(.invalidURL, "The request has no scheme or authority", request: request)
     }
-    self.init(url: "\(scheme)://\(authority)\(request.path ?? "/")")
-    method = .init(rawValue: request.method.rawValue)
+    self.init(url: scheme + "://" + authority + (request.path ?? "/"))
+    setMethod(request.method)
     headers.reserveCapacity(request.headerFields.count)
     for field in request.headerFields {
       headers.add(name: field.name.rawName, value: field.value)
     }
     if let body {
       self.body = .courier(body)
+    }
+  }
+}
+
+extension HTTPClientRequest {
+  /// Sets NIO's method for a Courier method; the common ones without comparing strings.
+  mutating func setMethod(_ method: HTTPRequest.Method) {
+    switch method {
+    case .get: self.method = .GET
+    case .post: self.method = .POST
+    case .put: self.method = .PUT
+    case .patch: self.method = .PATCH
+    case .delete: self.method = .DELETE
+    case .head: self.method = .HEAD
+    case .options: self.method = .OPTIONS
+    default: self.method = .init(rawValue: method.rawValue)
     }
   }
 }

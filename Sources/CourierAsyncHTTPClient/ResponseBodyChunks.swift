@@ -39,7 +39,18 @@ struct ResponseBodyChunks: AsyncSequence, Sendable {
         if Task.isCancelled { throw failure(CancellationError()) }
         return nil
       }
-      return buffer.withUnsafeReadableBytes { Data($0) }
+      return Self.data(sharing: buffer)
+    }
+
+    /// The buffer's bytes as `Data`: copied when small, shared without a copy when large (the `Data` keeps the
+    /// buffer's storage alive until it is released), so a streamed download is not copied a second time.
+    static func data(sharing buffer: ByteBuffer) -> Data {
+      guard buffer.readableBytes >= 16 * 1024 else { return buffer.withUnsafeReadableBytes { Data($0) } }
+      return buffer.withUnsafeReadableBytes { bytes in
+        Data(
+          bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count,
+          deallocator: .custom { _, _ in withExtendedLifetime(buffer) {} })
+      }
     }
 
     private func failure(_ error: any Error) -> CourierError {

@@ -120,6 +120,15 @@ import Darwin
     #expect(error?.response?.status == .ok)
   }
 
+  @Test func largeChunksAreSharedAndSmallOnesCopiedWithTheSameBytes() {
+    for size in [0, 10, 16 * 1024 - 1, 16 * 1024, 200_000] {
+      var buffer = ByteBuffer(bytes: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+      buffer.moveReaderIndex(forwardBy: min(size, 3))
+      let expected = Data(buffer.readableBytesView)
+      #expect(ResponseBodyChunks.AsyncIterator.data(sharing: buffer) == expected, "\(size) bytes")
+    }
+  }
+
   @Test func whatIsReadWhole() {
     func readsWhole(_ status: HTTPResponse.Status, _ fields: HTTPFields, method: HTTPRequest.Method = .get) -> Bool {
       AsyncHTTPClientTransport.readsWhole(
