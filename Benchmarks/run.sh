@@ -182,16 +182,19 @@ pair get-64-ahc "Decoded 1 KB GET, $CONCURRENCY concurrent — AsyncHTTPClient" 
   get ahc-courier --base-url "$BASE_URL" --count "$CONC_AHC" --concurrency "$CONCURRENCY"
 
 echo "$LARGE_MIB MiB transfers…"
-pair upload-ahc "$LARGE_MIB MiB file upload, streamed — AsyncHTTPClient" 1 \
+pair upload-ahc "$LARGE_MIB MiB file upload, streamed — AsyncHTTPClient" "$ROUNDS" \
   upload ahc-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
   upload ahc-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
-pair upload-urlsession "$LARGE_MIB MiB file upload — URLSession" 1 \
+pair upload-multipart-ahc "$LARGE_MIB MiB multipart upload, streamed — AsyncHTTPClient" "$ROUNDS" \
+  multipart ahc-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
+  multipart ahc-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
+pair upload-urlsession "$LARGE_MIB MiB file upload — URLSession" "$ROUNDS" \
   upload urlsession-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
   upload urlsession-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
-pair download-ahc "$LARGE_MIB MiB download, streamed — AsyncHTTPClient" 1 \
+pair download-ahc "$LARGE_MIB MiB download, streamed — AsyncHTTPClient" "$ROUNDS" \
   download ahc-raw --base-url "$BASE_URL" --size "$LARGE_BYTES" -- \
   download ahc-courier --base-url "$BASE_URL" --size "$LARGE_BYTES"
-pair download-urlsession "$LARGE_MIB MiB download — URLSession" 1 \
+pair download-urlsession "$LARGE_MIB MiB download — URLSession" "$ROUNDS" \
   download urlsession-raw --base-url "$BASE_URL" --size "$LARGE_BYTES" -- \
   download urlsession-courier --base-url "$BASE_URL" --size "$LARGE_BYTES"
 
@@ -214,8 +217,8 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
     "commit $COMMIT, in ${ELAPSED} s."
   echo "$(nproc) cores shared by the client and nginx $NGINX_VERSION (1 worker) on 127.0.0.1; Swift $SWIFT_VERSION," \
     "release build. Every measurement ran in its own process; peak RSS is that process's \`VmHWM\`. GET and query"
-  echo "figures are the best of $ROUNDS alternating raw/Courier runs; transfers ran once each. MB/s is 10^6 bytes per"
-  echo "second."
+  echo "figures are the best of $ROUNDS alternating raw/Courier runs, each run its own process. MB/s is 10^6 bytes"
+  echo "per second."
   echo
   echo "| Scenario | Raw | Raw peak RSS | Courier | Courier peak RSS | Courier/raw |"
   echo "|---|---:|---:|---:|---:|---:|"
@@ -226,13 +229,16 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo
   echo "## What is compared"
   echo
-  echo "- **GET**: raw \`URLSession.data(from:)\` + \`JSONDecoder\` against \`APIClient.value(_:)\` over"
+  echo "- **GET**: raw \`URLSession.data(for:)\` + \`JSONDecoder\` against \`APIClient.value(_:)\` over"
   echo "  \`URLSessionTransport\`, with the same session configuration; raw \`HTTPClient.execute\` + \`collect\` +"
   echo "  \`JSONDecoder\` against \`APIClient.value(_:)\` over \`AsyncHTTPClientTransport\`, with the same"
-  echo "  \`HTTPClient.Configuration\`. The document is $SMALL_BYTES bytes of JSON decoded into a struct."
+  echo "  \`HTTPClient.Configuration\`. The raw requests carry the header fields Courier adds by default"
+  echo "  (\`User-Agent\`, \`Accept-Language\`, \`Accept-Encoding\`), so both put the same request on the wire. The"
+  echo "  document is $SMALL_BYTES bytes of JSON decoded into a struct."
   echo "- **Upload**: \`PUT\` of the file to nginx's WebDAV module, which answers once the whole body has arrived."
-  echo "  Raw AsyncHTTPClient streams \`ByteBuffer\`s read from the file; Courier sends a streamed \`HTTPBody\` of"
-  echo "  \`Data\` chunks through \`APIClient.send\`. Raw URLSession uses \`upload(for:fromFile:)\`;"
+  echo "  Raw AsyncHTTPClient streams \`ByteBuffer\`s read from the file; Courier sends \`.body(.file(_:))\` through"
+  echo "  \`APIClient.send\`. Multipart: a hand-written preamble, the file's buffers and the closing boundary against"
+  echo "  \`MultipartFormData.append(fileAt:)\`. Raw URLSession uses \`upload(for:fromFile:)\`;"
   echo "  \`URLSessionTransport\` collects a streamed body into memory before sending, which its peak RSS shows."
   echo "- **Download**: raw AsyncHTTPClient reads the response body buffer by buffer; Courier reads the"
   echo "  transport's streamed \`HTTPBody\`. Raw URLSession counts bytes in a data delegate; \`URLSessionTransport\`"
@@ -242,8 +248,7 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo
   echo "## Not measured yet"
   echo
-  echo "- Multipart upload: Courier has no \`MultipartFormData\` builder yet."
-  echo "- Cache hits (memory, SQLite): to be added with the cache."
+  echo "- Cache hits (memory, SQLite)."
   echo
   echo "## Ratios"
   echo

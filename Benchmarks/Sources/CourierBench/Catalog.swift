@@ -16,8 +16,8 @@ struct Catalog: Codable, Sendable, Equatable {
 
   /// A document of about 1 KB.
   static let sample = Catalog(
-    page: 1, total: 7,
-    items: (1...7).map { index in
+    page: 1, total: 8,
+    items: (1...8).map { index in
       Item(
         id: index, name: "Product number \(index) with a longer name", price: Double(index) * 10.25,
         inStock: index % 2 == 0, tags: ["tag-\(index)", "category-\(index % 3)", "sale"])

@@ -28,31 +28,6 @@ final class OpenFile {
   }
 }
 
-/// A file as `Data` chunks, for Courier's `HTTPBody`.
-struct FileDataChunks: AsyncSequence, Sendable {
-  typealias Element = Data
-  let path: String
-  let chunkSize: Int
-
-  struct AsyncIterator: AsyncIteratorProtocol {
-    let file: OpenFile
-    let chunkSize: Int
-
-    mutating func next() async throws -> Data? {
-      var chunk = Data(count: chunkSize)
-      let read = try chunk.withUnsafeMutableBytes { try file.read(into: $0) }
-      guard read > 0 else { return nil }
-      if read < chunkSize { chunk.count = read }
-      return chunk
-    }
-  }
-
-  func makeAsyncIterator() -> AsyncIterator {
-    // swift-format-ignore: NeverUseForceTry
-    AsyncIterator(file: try! OpenFile(path: path), chunkSize: chunkSize)
-  }
-}
-
 /// A file as `ByteBuffer` chunks, read straight into each buffer, for raw AsyncHTTPClient.
 struct FileByteBuffers: AsyncSequence, Sendable {
   typealias Element = ByteBuffer
@@ -78,5 +53,34 @@ struct FileByteBuffers: AsyncSequence, Sendable {
   func makeAsyncIterator() -> AsyncIterator {
     // swift-format-ignore: NeverUseForceTry
     AsyncIterator(file: try! OpenFile(path: path), chunkSize: chunkSize)
+  }
+}
+
+/// A hand-written one-part multipart body: preamble, the file's buffers, closing boundary.
+struct MultipartByteBuffers: AsyncSequence, Sendable {
+  typealias Element = ByteBuffer
+  let preamble: ByteBuffer
+  let file: FileByteBuffers
+  let epilogue: ByteBuffer
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var preamble: ByteBuffer?
+    var file: FileByteBuffers.AsyncIterator?
+    var epilogue: ByteBuffer?
+
+    mutating func next() async throws -> ByteBuffer? {
+      if let buffer = preamble {
+        preamble = nil
+        return buffer
+      }
+      if let chunk = try await file?.next() { return chunk }
+      file = nil
+      defer { epilogue = nil }
+      return epilogue
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(preamble: preamble, file: file.makeAsyncIterator(), epilogue: epilogue)
   }
 }

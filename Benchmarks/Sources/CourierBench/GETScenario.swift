@@ -13,7 +13,9 @@ import FoundationNetworking
 ///
 /// Each raw baseline and its Courier counterpart share one configuration: the same `URLSessionConfiguration`
 /// (Courier's default, without `URLCache`), or the same `HTTPClient.Configuration`
-/// (`AsyncHTTPClientTransport.Configuration()`), so the ratio measures Courier and nothing else.
+/// (`AsyncHTTPClientTransport.Configuration()`). The raw requests carry the header fields Courier's defaults add
+/// (`User-Agent`, `Accept-Language`, `Accept-Encoding`), so both sides put the same request on the wire and the
+/// ratio measures Courier and nothing else.
 enum GETVariant: String, CaseIterable {
   case rawURLSession = "urlsession-raw"
   case courierURLSession = "urlsession-courier"
@@ -32,8 +34,12 @@ struct GETRunner: Sendable {
     case .rawURLSession:
       let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
       let decoder = JSONDecoder()
-      fetch = {
-        let (data, response) = try await session.data(from: url)
+      var request = URLRequest(url: url)
+      for (name, value) in Self.courierHeaderFields(URLSessionTransport(), baseURL: baseURL) {
+        request.addValue(value, forHTTPHeaderField: name)
+      }
+      fetch = { [request] in
+        let (data, response) = try await session.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw BenchmarkFailure("status") }
         _ = try decoder.decode(Catalog.self, from: data)
       }
@@ -47,8 +53,12 @@ struct GETRunner: Sendable {
         eventLoopGroupProvider: .singleton,
         configuration: AsyncHTTPClientTransport.Configuration().httpClientConfiguration)
       let decoder = JSONDecoder()
-      let request = HTTPClientRequest(url: url.absoluteString)
-      fetch = {
+      var request = HTTPClientRequest(url: url.absoluteString)
+      let transport = AsyncHTTPClientTransport(client: httpClient, configuration: .init())
+      for (name, value) in Self.courierHeaderFields(transport, baseURL: baseURL) {
+        request.headers.add(name: name, value: value)
+      }
+      fetch = { [request] in
         let response = try await httpClient.execute(request, timeout: .seconds(60))
         guard response.status == .ok else { throw BenchmarkFailure("status \(response.status)") }
         let body = try await response.body.collect(upTo: 1 << 20)
@@ -65,6 +75,15 @@ struct GETRunner: Sendable {
       fetch = { _ = try await client.value(Endpoint<Catalog>.get("/small.json")) }
       shutdown = { try await httpClient.shutdown() }
     }
+  }
+}
+
+extension GETRunner {
+  /// The header fields Courier sends with the GET over `transport`, for the raw baseline to send too.
+  static func courierHeaderFields(_ transport: any HTTPTransport, baseURL: URL) -> [(String, String)] {
+    let client = APIClient(baseURL: baseURL) { $0.transport = transport }
+    let request = try? client.request(for: Endpoint<Catalog>.get("/small.json"))
+    return request?.headerFields.map { ($0.name.rawName, $0.value) } ?? []
   }
 }
 

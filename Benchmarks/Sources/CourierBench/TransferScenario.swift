@@ -21,8 +21,8 @@ enum TransferVariant: String, CaseIterable {
 /// arrived), or downloads the large file and counts its bytes without keeping them.
 ///
 /// - Raw AsyncHTTPClient streams the file as `ByteBuffer`s and reads the response body buffer by buffer.
-/// - Courier over AsyncHTTPClient uploads through `APIClient.send` with a streamed `HTTPBody`, and downloads
-///   through the transport's streamed response body.
+/// - Courier over AsyncHTTPClient uploads through `APIClient.send` with `.body(.file(_:))` (a streamed file
+///   body), and downloads through the transport's streamed response body.
 /// - Raw URLSession uploads with `upload(for:fromFile:)` and downloads through a data delegate that counts bytes.
 /// - Courier over URLSession goes through the same APIs, but `URLSessionTransport` collects request and response
 ///   bodies in memory today, which the peak RSS shows.
@@ -49,7 +49,7 @@ enum TransferScenario {
     case .courierAsyncHTTPClient:
       try await withHTTPClient { httpClient, configuration in
         let transport = AsyncHTTPClientTransport(client: httpClient, configuration: configuration)
-        try await courierUpload(over: transport, url: url, file: file, size: size)
+        try await courierUpload(over: transport, url: url, file: file)
       }
     case .rawURLSession:
       let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
@@ -62,7 +62,7 @@ enum TransferScenario {
       guard status == 201 || status == 204 else { throw BenchmarkFailure("status \(status)") }
       session.finishTasksAndInvalidate()
     case .courierURLSession:
-      try await courierUpload(over: URLSessionTransport(), url: url, file: file, size: size)
+      try await courierUpload(over: URLSessionTransport(), url: url, file: file)
     }
     let seconds = secondsSince(start)
     return Measurement(value: Double(size) / seconds / 1e6, unit: "MB/s", operations: 1, seconds: seconds)
@@ -97,16 +97,56 @@ enum TransferScenario {
     return Measurement(value: Double(received) / seconds / 1e6, unit: "MB/s", operations: 1, seconds: seconds)
   }
 
-  private static func courierUpload(
-    over transport: any HTTPTransport, url: URL, file: String, size: Int64
-  )
-    async throws
-  {
+  private static func courierUpload(over transport: any HTTPTransport, url: URL, file: String) async throws {
     let client = APIClient(baseURL: nil) { $0.transport = transport }
-    let body = HTTPBody(FileDataChunks(path: file, chunkSize: chunkSize), length: .known(size))
     try await client.send(
-      Endpoint<Empty>.put(url.absoluteString).body(.body(body, contentType: "application/octet-stream"))
+      Endpoint<Empty>.put(url.absoluteString)
+        .body(.file(URL(fileURLWithPath: file), contentType: "application/octet-stream"))
         .expect(.created, .noContent).timeout(timeout))
+  }
+
+  /// Uploads the file as the one part of a `multipart/form-data` body: raw AsyncHTTPClient streams a hand-written
+  /// preamble, the file's buffers and the closing boundary; Courier sends `MultipartFormData.append(fileAt:)`.
+  static func multipartUpload(_ variant: TransferVariant, baseURL: URL, file: String) async throws -> Measurement {
+    let size = try fileSize(file)
+    let url = baseURL.appendingPathComponent("upload/multipart-\(variant.rawValue).bin")
+    let boundary = "courier-bench-boundary-7d1f3a"
+    let start = ContinuousClock.now
+    switch variant {
+    case .rawAsyncHTTPClient:
+      try await withHTTPClient { httpClient, _ in
+        let preamble = ByteBuffer(
+          string: "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"large.bin\"\r\n"
+            + "Content-Type: application/octet-stream\r\n\r\n")
+        let epilogue = ByteBuffer(string: "\r\n--\(boundary)--\r\n")
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .PUT
+        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
+        let parts = MultipartByteBuffers(
+          preamble: preamble, file: FileByteBuffers(path: file, chunkSize: chunkSize), epilogue: epilogue)
+        let length = Int64(preamble.readableBytes + epilogue.readableBytes) + size
+        request.body = .stream(parts, length: .known(length))
+        let response = try await httpClient.execute(request, timeout: .seconds(Int64(timeout)))
+        guard response.status == .created || response.status == .noContent else {
+          throw BenchmarkFailure("status \(response.status)")
+        }
+      }
+    case .courierAsyncHTTPClient:
+      try await withHTTPClient { httpClient, configuration in
+        let client = APIClient(baseURL: nil) {
+          $0.transport = AsyncHTTPClientTransport(client: httpClient, configuration: configuration)
+        }
+        var form = MultipartFormData(boundary: boundary)
+        form.append(
+          fileAt: URL(fileURLWithPath: file), name: "file", fileName: "large.bin", mimeType: "application/octet-stream")
+        try await client.send(
+          Endpoint<Empty>.put(url.absoluteString).body(.multipart(form)).expect(.created, .noContent).timeout(timeout))
+      }
+    default:
+      throw BenchmarkFailure("multipart uploads are measured over AsyncHTTPClient only")
+    }
+    let seconds = secondsSince(start)
+    return Measurement(value: Double(size) / seconds / 1e6, unit: "MB/s", operations: 1, seconds: seconds)
   }
 
   private static func courierDownload(over transport: any HTTPTransport, url: URL) async throws -> Int64 {
