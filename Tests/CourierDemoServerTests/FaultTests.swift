@@ -56,13 +56,13 @@ import Testing
     try await TestSupport.withRouter { client in
       let clock = ContinuousClock()
       let start = clock.now
-      async let slow = client.send("/slow?ms=6000")
+      async let slow = client.send("/slow?ms=30000")
       try await Task.sleep(for: .milliseconds(50))
       let fast = try await client.send("/products/1")
       let fastElapsed = clock.now - start
       #expect(fast.status == .ok)
       // Generous for a loaded 2-core machine; what matters is that it finished long before the slow one.
-      #expect(fastElapsed < .milliseconds(4000))
+      #expect(fastElapsed < .seconds(20))
       #expect(try await slow.status == .ok)
     }
   }

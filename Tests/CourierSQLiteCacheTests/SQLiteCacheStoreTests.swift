@@ -134,12 +134,17 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
       let output = Pipe()
       process.standardOutput = output
       try process.run()
-      let ready = output.fileHandleForReading.availableData
+      // Blocking reads and waits run on a dispatch thread: the cooperative pool has only two threads here.
+      let reader = output.fileHandleForReading
+      let ready = await offThePool { reader.availableData }
       #expect(String(decoding: ready, as: UTF8.self).contains("ready"), "round \(round)")
       try await pause(milliseconds: 150 + round * 100)
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      #expect(process.terminationReason == .uncaughtSignal)
+      let reason = await offThePool {
+        process.waitUntilExit()
+        return process.terminationReason
+      }
+      #expect(reason == .uncaughtSignal)
 
       let store = try SQLiteCacheStore(url: url, byteLimit: 64 * 1024 * 1024)
       #expect(try await store.integrityCheck() == ["ok"])
@@ -157,4 +162,17 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
       }
     }
   }
+}
+
+/// Runs blocking work on a dispatch thread so it does not hold one of the cooperative pool's few threads.
+func offThePool<T>(_ work: @escaping () -> T) async -> T {
+  nonisolated(unsafe) let work = work
+  return await withCheckedContinuation { (continuation: CheckedContinuation<UncheckedBox<T>, Never>) in
+    DispatchQueue.global().async { continuation.resume(returning: UncheckedBox(value: work())) }
+  }.value
+}
+
+/// Carries a value across the dispatch hop above; the test reads it only after the work finished.
+struct UncheckedBox<T>: @unchecked Sendable {
+  let value: T
 }

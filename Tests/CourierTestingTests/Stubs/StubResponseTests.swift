@@ -48,7 +48,7 @@ import FoundationNetworking
     task.cancel()
     let error = await #expect(throws: CourierError.self) { try await task.value }
     #expect(error?.isCancellation == true)
-    #expect(ProcessInfo.processInfo.systemUptime - start < 5)
+    #expect(ProcessInfo.processInfo.systemUptime - start < 20)
   }
 
   @Test func transportFailuresHaveTheKindsAClientSees() async {

@@ -28,10 +28,10 @@ struct ConnectivityInterceptorTests {
     let interceptor = ConnectivityInterceptor(monitor: sysfs.monitor())
     try await withDemoServer(kind, { $0.interceptors = [interceptor] }) { client, fixture in
       let stopwatch = Stopwatch()
-      let error = await #expect(throws: CourierError.self) { try await client.send(Self.counted.timeout(10)) }
+      let error = await #expect(throws: CourierError.self) { try await client.send(Self.counted.timeout(60)) }
       #expect(error?.isNoConnection == true)
       #expect(error?.request?.path == "/counted/connectivity")
-      #expect(stopwatch.elapsed < 2)
+      #expect(stopwatch.elapsed < 20)
       let hits = try await fixture.client().value(Self.hits)
       #expect(hits.hits == 0)
     }
@@ -45,7 +45,7 @@ struct ConnectivityInterceptorTests {
     let interceptor = ConnectivityInterceptor(monitor: sysfs.monitor(), waitsForConnectivity: true)
     try await withDemoServer(kind, { $0.interceptors = [interceptor] }) { client, fixture in
       let stopwatch = Stopwatch()
-      let request = Task { try await client.value(Self.counted.timeout(10)) }
+      let request = Task { try await client.value(Self.counted.timeout(60)) }
       try await pause(milliseconds: 300)
       let early = try await fixture.client().value(Self.hits)
       #expect(early.hits == 0, "nothing is sent while offline")
@@ -53,7 +53,7 @@ struct ConnectivityInterceptorTests {
       let value = try await request.value
       #expect(value.hits == 1)
       #expect(stopwatch.elapsed >= 0.3)
-      #expect(stopwatch.elapsed < 3)
+      #expect(stopwatch.elapsed < 20)
     }
   }
 
@@ -69,7 +69,7 @@ struct ConnectivityInterceptorTests {
       let error = await #expect(throws: CourierError.self) { try await client.send(Self.counted.timeout(0.5)) }
       #expect(error?.isNoConnection == true)
       #expect(stopwatch.elapsed >= 0.45)
-      #expect(stopwatch.elapsed < 3)
+      #expect(stopwatch.elapsed < 20)
       let hits = try await fixture.client().value(Self.hits)
       #expect(hits.hits == 0)
     }
@@ -87,7 +87,7 @@ struct ConnectivityInterceptorTests {
       request.cancel()
       let error = await #expect(throws: CourierError.self) { try await request.value }
       #expect(error?.isCancellation == true)
-      #expect(stopwatch.elapsed < 2)
+      #expect(stopwatch.elapsed < 20)
     }
   }
 }
