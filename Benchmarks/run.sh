@@ -208,7 +208,7 @@ NGINX_PID=""
 ELAPSED=$((SECONDS - STARTED))
 
 # --- RESULTS.md ------------------------------------------------------------------------------------------------
-COMMIT="$(git -C "$HERE/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
+COMMIT="${COURIER_COMMIT:-$(git -C "$HERE/.." rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift version \([^ ]*\).*$/\1/')"
 {
   echo "# Courier benchmarks"
