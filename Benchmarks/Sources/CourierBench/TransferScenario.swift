@@ -21,9 +21,8 @@ enum TransferVariant: String, CaseIterable {
 /// arrived), or downloads the large file and counts its bytes without keeping them.
 ///
 /// - Raw AsyncHTTPClient streams the file as `ByteBuffer`s and reads the response body buffer by buffer.
-/// - Courier over AsyncHTTPClient uploads through `APIClient.send` with `HTTPBody.file(at:chunkSize:)` (a streamed
-///   file body read in the same 1 MiB chunks as the raw baseline), and downloads through the transport's streamed
-///   response body.
+/// - Courier over AsyncHTTPClient uploads through `APIClient.send` with `.body(.file(_:))` (a streamed file
+///   body), and downloads through the transport's streamed response body.
 /// - Raw URLSession uploads with `upload(for:fromFile:)` and downloads through a data delegate that counts bytes.
 /// - Courier over URLSession goes through the same APIs, but `URLSessionTransport` collects request and response
 ///   bodies in memory today, which the peak RSS shows.
@@ -102,11 +101,7 @@ enum TransferScenario {
     let client = APIClient(baseURL: nil) { $0.transport = transport }
     try await client.send(
       Endpoint<Empty>.put(url.absoluteString)
-        .body(
-          .body(
-            try HTTPBody.file(at: URL(fileURLWithPath: file), chunkSize: chunkSize),
-            contentType: "application/octet-stream")
-        )
+        .body(.file(URL(fileURLWithPath: file), contentType: "application/octet-stream"))
         .expect(.created, .noContent).timeout(timeout))
   }
 
