@@ -216,8 +216,8 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo "Written by \`Benchmarks/run.sh$([[ $MODE == quick ]] && echo ' --quick')\` on $(date -u '+%Y-%m-%d %H:%M UTC')," \
     "commit $COMMIT, in ${ELAPSED} s."
   echo "$(nproc) cores shared by the client and nginx $NGINX_VERSION (1 worker) on 127.0.0.1; Swift $SWIFT_VERSION," \
-    "release build. Every measurement ran in its own process; peak RSS is that process's \`VmHWM\`. GET and query"
-  echo "figures are the best of $ROUNDS alternating raw/Courier runs, each run its own process. MB/s is 10^6 bytes"
+    "release build. Every measurement ran in its own process; peak RSS is that process's \`VmHWM\`. Every"
+  echo "figure is the best of $ROUNDS alternating raw/Courier runs, each run its own process. MB/s is 10^6 bytes"
   echo "per second."
   echo
   echo "| Scenario | Raw | Raw peak RSS | Courier | Courier peak RSS | Courier/raw |"
