@@ -72,7 +72,8 @@ struct SendAllTests {
     try await withDemoServer(kind) { client, _ in
       let stopwatch = Stopwatch()
       let endpoints = [
-        BatchEndpoints.slow(milliseconds: 30_000), BatchEndpoints.status(500), BatchEndpoints.slow(milliseconds: 30_000),
+        BatchEndpoints.slow(milliseconds: 30_000), BatchEndpoints.status(500),
+        BatchEndpoints.slow(milliseconds: 30_000),
       ]
       let error = await #expect(throws: CourierError.self) {
         try await client.sendAll(endpoints, maxConcurrent: 3, continueOnError: false)
