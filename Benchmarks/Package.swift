@@ -17,6 +17,7 @@ let package = Package(
       dependencies: [
         .product(name: "Courier", package: "Courier"),
         .product(name: "CourierAsyncHTTPClient", package: "Courier"),
+        .product(name: "CourierSQLiteCache", package: "Courier"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOCore", package: "swift-nio"),

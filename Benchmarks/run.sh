@@ -19,10 +19,10 @@ fi
 
 if [[ $MODE == quick ]]; then
   SEQ_URLSESSION=3000 SEQ_AHC=10000 CONC_URLSESSION=6000 CONC_AHC=20000
-  LARGE_MIB=256 QUERY_COUNT=20000 ROUNDS=2
+  LARGE_MIB=256 QUERY_COUNT=20000 CACHE_COUNT=20000 ROUNDS=2
 else
   SEQ_URLSESSION=10000 SEQ_AHC=40000 CONC_URLSESSION=20000 CONC_AHC=80000
-  LARGE_MIB=1024 QUERY_COUNT=100000 ROUNDS=3
+  LARGE_MIB=1024 QUERY_COUNT=100000 CACHE_COUNT=100000 ROUNDS=3
 fi
 CONCURRENCY=64
 LARGE_BYTES=$((LARGE_MIB * 1024 * 1024))
@@ -199,6 +199,12 @@ pair download-urlsession "$LARGE_MIB MiB download — URLSession" "$ROUNDS" \
   download urlsession-courier --base-url "$BASE_URL" --size "$LARGE_BYTES"
 
 echo "Query encoding…"
+echo "Cache hits…"
+pair cache-memory "Decoded 1 KB GET: memory cache hit vs uncached (AsyncHTTPClient)" "$ROUNDS" \
+  cache uncached --base-url "$BASE_URL" --count "$SEQ_AHC" -- cache memory --base-url "$BASE_URL" --count "$CACHE_COUNT"
+pair cache-sqlite "Decoded 1 KB GET: SQLite cache hit vs uncached (AsyncHTTPClient)" "$ROUNDS" \
+  cache uncached --base-url "$BASE_URL" --count "$SEQ_AHC" -- cache sqlite --base-url "$BASE_URL" --count "$CACHE_COUNT"
+
 pair query-encoding "Query encoding of a 100-field struct" "$ROUNDS" \
   query raw --count "$QUERY_COUNT" -- query courier --count "$QUERY_COUNT"
 

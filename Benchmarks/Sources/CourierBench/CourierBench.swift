@@ -10,6 +10,7 @@ import Foundation
 ///     courier-bench multipart ahc-raw|ahc-courier --base-url URL --file PATH
 ///     courier-bench download <variant> --base-url URL --size BYTES
 ///     courier-bench query raw|courier --count N
+///     courier-bench cache uncached|memory|sqlite --base-url URL --count N
 ///
 /// Variants: urlsession-raw, urlsession-courier, ahc-raw, ahc-courier.
 @main
@@ -57,6 +58,9 @@ enum CourierBench {
       try await TransferScenario.download(
         variant, baseURL: try options.url("base-url"), expectedSize: Int64(try options.int("size"))
       ).report()
+    case "cache":
+      let variant = try parse(CacheScenario.Variant.self, arguments[1])
+      try await CacheScenario.run(variant, baseURL: try options.url("base-url"), count: try options.int("count")).report()
     case "query":
       guard ["raw", "courier"].contains(arguments[1]) else { throw BenchmarkFailure("query raw|courier") }
       try QueryEncodingScenario.run(raw: arguments[1] == "raw", count: try options.int("count")).report()
