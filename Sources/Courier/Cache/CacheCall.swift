@@ -58,10 +58,7 @@ struct CacheCall: Sendable {
         return serve(entry, status: .stale)
       }
       if let window = responseControl.staleWhileRevalidate, freshness.staleness <= window {
-        var detached = context
-        detached.events = EventSink()
-        let background = CacheCall(cache: cache, request: request, body: body, context: detached, next: next)
-        Task { _ = try? await background.revalidate(entry, fallback: nil) }
+        refreshInBackground(entry)
         return serve(entry, status: .stale)
       }
     }
@@ -70,6 +67,19 @@ struct CacheCall: Sendable {
     let fallback: CachedResponse? =
       mayServeStale && (offlineFallback || errorWindow.map { freshness.staleness <= $0 } == true) ? entry : nil
     return try await revalidate(entry, fallback: fallback)
+  }
+
+  /// Starts one background revalidation per key; stale hits while it runs start none.
+  private func refreshInBackground(_ entry: CachedResponse) {
+    let key = CacheInterceptor.key(for: request)
+    guard cache.refreshing.withLock({ $0.insert(key).inserted }) else { return }
+    var detached = context
+    detached.events = EventSink()
+    let background = CacheCall(cache: cache, request: request, body: body, context: detached, next: next)
+    Task {
+      _ = try? await background.revalidate(entry, fallback: nil)
+      cache.refreshing.withLock { _ = $0.remove(key) }
+    }
   }
 
   /// Sends a conditional request; a 304 refreshes the stored head and serves the stored body.

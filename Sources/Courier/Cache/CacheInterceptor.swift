@@ -27,6 +27,8 @@ public struct CacheInterceptor: Interceptor {
   /// The largest body stored (8 MiB by default).
   public let maxEntrySize: Int
   let clock: any DelayClock
+  /// Keys with a stale-while-revalidate refresh under way, so a burst of stale hits sends one request.
+  let refreshing = Locked<Set<String>>([])
 
   /// Creates a cache over `store`.
   ///
