@@ -9,9 +9,11 @@ extension HTTPBody {
   ///   anything is sent.
   public static func file(at url: URL, chunkSize: Int = 256 * 1024) throws -> HTTPBody {
     let size = try FileChunks.size(of: url)
-    return HTTPBody(
+    var body = HTTPBody(
       FileChunks(url: url, expectedSize: size, chunkSize: chunkSize), length: .known(size), iterationBehavior: .multiple
     )
+    body.file = url
+    return body
   }
 }
 

@@ -37,6 +37,10 @@ public struct HTTPBody: Sendable {
   public let length: Length
   /// Whether the body can be iterated more than once.
   public let iterationBehavior: IterationBehavior
+  /// The file the whole body is read from, when it is one (URLSession uploads it directly).
+  var file: URL?
+  /// Counts the bytes a transport takes from the body, for upload progress.
+  var progress: ProgressReporter?
 
   /// An empty body.
   public init() {
@@ -80,7 +84,7 @@ public struct HTTPBody: Sendable {
   /// - Parameter limit: The largest body accepted; a larger one throws ``CourierError/Kind-swift.struct/transport``
   ///   instead of exhausting memory.
   public func collect(upTo limit: Int = .max) async throws -> Data {
-    if case .buffer(let data) = storage {
+    if case .buffer(let data) = storage, progress == nil {
       guard data.count <= limit else { throw Self.tooLarge(limit) }
       return data
     }
@@ -106,9 +110,16 @@ extension HTTPBody: AsyncSequence {
   public struct AsyncIterator: AsyncIteratorProtocol {
     var pending: Data?
     var source: ChunkIterator?
+    var progress: ProgressReporter?
 
     /// The next chunk, or `nil` at the end of the body.
     public mutating func next() async throws -> Data? {
+      let chunk = try await nextChunk()
+      if let chunk { progress?.advance(by: chunk.count) }
+      return chunk
+    }
+
+    private mutating func nextChunk() async throws -> Data? {
       if let chunk = pending {
         pending = nil
         return chunk
@@ -124,10 +135,33 @@ extension HTTPBody: AsyncSequence {
 
   /// Starts an iteration over the body's chunks.
   public func makeAsyncIterator() -> AsyncIterator {
+    var iterator: AsyncIterator
     switch storage {
-    case .buffer(let data): return AsyncIterator(pending: data.isEmpty ? nil : data, source: nil)
-    case .stream(let make): return AsyncIterator(pending: nil, source: make())
+    case .buffer(let data): iterator = AsyncIterator(pending: data.isEmpty ? nil : data, source: nil)
+    case .stream(let make): iterator = AsyncIterator(pending: nil, source: make())
     }
+    if let progress {
+      progress.start(total: length.bytes)
+      iterator.progress = progress
+    }
+    return iterator
+  }
+}
+
+extension HTTPBody {
+  /// The same body, reporting the bytes taken from it to `reporter`.
+  func reporting(to reporter: ProgressReporter?) -> HTTPBody {
+    var copy = self
+    copy.progress = reporter
+    return copy
+  }
+}
+
+extension HTTPBody.Length {
+  /// The byte count when known.
+  var bytes: Int64? {
+    if case .known(let count) = self { return count }
+    return nil
   }
 }
 

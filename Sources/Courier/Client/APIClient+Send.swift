@@ -8,8 +8,12 @@ extension APIClient {
   ///   error whose ``CourierError/isCancellation`` is true.
   @discardableResult
   public func send<Value>(_ endpoint: Endpoint<Value>) async throws -> Response<Value> {
+    try await send(endpoint, progress: TransferReporters(endpoint))
+  }
+
+  func send<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> Response<Value> {
     let started = Uptime.now
-    let context = RequestContext(
+    var context = RequestContext(
       options: endpoint.options,
       transportOptions: TransportOptions(timeout: endpoint.timeout ?? configuration.timeout),
       callID: callCounter.withLock { counter in
@@ -18,11 +22,13 @@ extension APIClient {
       },
       events: EventSink(configuration.eventHandler), sample: endpoint.sample)
     var outcome: (response: HTTPResponse?, data: Data?) = (nil, nil)
+    if progress?.download != nil { context.transportOptions.streamsResponseBody = true }
     do {
       let (request, body) = try makeRequest(endpoint)
       context.events.send(.started(callID: context.callID, request: request))
       let (response, data) = try await transfer(
-        request, body: body, context: context, innerInterceptors: endpoint.innerInterceptors)
+        request, body: body?.reporting(to: progress?.upload), context: context,
+        innerInterceptors: endpoint.innerInterceptors, progress: progress)
       outcome = (response, data)
       var result = try makeResponse(endpoint, request: request, response: response, data: data)
       result.cacheStatus = context.events.cacheStatus
@@ -31,6 +37,7 @@ extension APIClient {
       return result
     } catch {
       let failure = error as? CourierError ?? CourierError(transportFailure: error, request: nil)
+      progress?.finish(complete: false)
       finish(context, started: started, outcome: outcome, error: failure)
       if failure.isCancellation { throw failure }
       try await waitForMinimumDuration(endpoint.minimumDuration, since: started)
@@ -137,8 +144,31 @@ extension APIClient {
     _ request: HTTPRequest,
     body: HTTPBody?,
     context: RequestContext,
-    innerInterceptors: [any Interceptor] = []
+    innerInterceptors: [any Interceptor] = [],
+    progress: TransferReporters? = nil
   ) async throws -> (HTTPResponse, Data) {
+    let (response, responseBody) = try await exchange(
+      request, body: body, context: context, innerInterceptors: innerInterceptors)
+    progress?.upload?.finish(complete: false)
+    do {
+      let data = try await responseBody.reporting(to: progress?.download).collect()
+      progress?.download?.finish(complete: true)
+      return (response, data)
+    } catch {
+      var failure = Self.cancellationAware(CourierError(transportFailure: error, request: request))
+      failure.response = response
+      throw failure
+    }
+  }
+
+  /// Sends `request` through the interceptors and the transport and returns the response head with its body still
+  /// to be read.
+  func exchange(
+    _ request: HTTPRequest,
+    body: HTTPBody?,
+    context: RequestContext,
+    innerInterceptors: [any Interceptor] = []
+  ) async throws -> (HTTPResponse, HTTPBody) {
     let transport = configuration.transport
     let chain = (configuration.interceptors + innerInterceptors).chain { request, body, context in
       if case .known(let length) = body?.length {
@@ -152,22 +182,20 @@ extension APIClient {
     }
     do {
       try Task.checkCancellation()
-      let (response, responseBody) = try await chain(request, body, context)
-      do {
-        return (response, try await responseBody.collect())
-      } catch {
-        var failure = CourierError(transportFailure: error, request: request)
-        failure.response = response
-        throw failure
-      }
+      return try await chain(request, body, context)
     } catch {
-      var failure = CourierError(transportFailure: error, request: request)
-      if Task.isCancelled, failure.kind != .cancelled {
-        failure.kind = .cancelled
-        failure.detail = "The request was cancelled (\(failure.detail))"
-      }
-      throw failure
+      throw Self.cancellationAware(CourierError(transportFailure: error, request: request))
     }
+  }
+
+  /// `failure`, marked as a cancellation when the calling task was cancelled.
+  static func cancellationAware(_ failure: CourierError) -> CourierError {
+    var failure = failure
+    if Task.isCancelled, failure.kind != .cancelled {
+      failure.kind = .cancelled
+      failure.detail = "The request was cancelled (\(failure.detail))"
+    }
+    return failure
   }
 
   func finish(
@@ -204,12 +232,7 @@ extension APIClient {
     data: Data
   ) throws -> Response<Value> {
     guard endpoint.acceptedStatuses.contains(response.status) else {
-      var error = CourierError(
-        .unacceptableStatus, "The server answered \(response.status.code) \(response.status.phrase)",
-        request: request, response: response, body: data)
-      error.serverError = decodeServerError(data)
-      error.customMessage = endpoint.statusMessages[response.status.code]
-      throw error
+      throw unacceptable(endpoint, request: request, response: response, data: data)
     }
     do {
       let decoder = self.decoder(for: endpoint)
@@ -224,6 +247,21 @@ extension APIClient {
       failure.customMessage = endpoint.statusMessages[response.status.code]
       throw failure
     }
+  }
+
+  /// The error for a status `endpoint` does not accept, with the server's error body decoded when configured.
+  func unacceptable<Value>(
+    _ endpoint: Endpoint<Value>,
+    request: HTTPRequest,
+    response: HTTPResponse,
+    data: Data
+  ) -> CourierError {
+    var error = CourierError(
+      .unacceptableStatus, "The server answered \(response.status.code) \(response.status.phrase)",
+      request: request, response: response, body: data)
+    error.serverError = decodeServerError(data)
+    error.customMessage = endpoint.statusMessages[response.status.code]
+    return error
   }
 
   func decodeServerError(_ data: Data) -> (any ServerErrorResponse)? {

@@ -63,6 +63,8 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
   /// Interceptors for this call only, run after the client's, right before the transport.
   var innerInterceptors: [any Interceptor] = []
   var decodeBody: (@Sendable (Data, HTTPResponse, JSONDecoder) throws -> Value)?
+  var uploadProgress: (@Sendable (TransferProgress) -> Void)?
+  var downloadProgress: (@Sendable (TransferProgress) -> Void)?
 
   /// Creates an endpoint; `Endpoint<Token>("auth/login").method(.post)` reads like the request it describes.
   public init(_ path: String, method: HTTPRequest.Method = .get) {

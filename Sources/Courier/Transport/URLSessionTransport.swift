@@ -11,6 +11,16 @@ import FoundationNetworking
 /// Each transport owns its session unless you pass one in. The default configuration turns off `URLCache`
 /// (Courier does its own HTTP caching on every platform) and leaves cookies and redirects as URLSession does them.
 ///
+/// Small requests with buffered bodies go out as plain data tasks. Streamed and file bodies, upload progress and
+/// streamed responses (``APIClient/stream(_:)``, downloads) use tasks whose callbacks a per-task delegate receives
+/// (dispatched by the session's delegate, which FoundationNetworking on Linux calls where it ignores
+/// `URLSessionTask.delegate`): a file body is uploaded from its file, any other streamed body is first written to
+/// a temporary file (URLSession then sends its `Content-Length`; Courier never sets one beside a body stream), and
+/// the response body arrives chunk by chunk as the server sends it. URLSession cannot pause a running transfer on
+/// Linux, so a consumer slower than the network lets received chunks queue in memory; the AsyncHTTPClient
+/// transport applies back-pressure instead. A session passed to ``init(session:)`` has no Courier delegate: its
+/// bodies are sent and received whole.
+///
 /// ```swift
 /// let client = APIClient(baseURL: url) { $0.transport = URLSessionTransport() }
 /// ```
@@ -18,16 +28,22 @@ public final class URLSessionTransport: HTTPTransport {
   /// The session requests are sent with.
   public let session: URLSession
   private let ownsSession: Bool
+  /// Receives the callbacks of streaming tasks; `nil` for a session created elsewhere.
+  private let delegate: SessionDelegate?
 
   /// Creates a transport with its own session.
   public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration()) {
-    session = URLSession(configuration: configuration)
+    let delegate = SessionDelegate()
+    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    self.delegate = delegate
     ownsSession = true
   }
 
-  /// Creates a transport over a session you own (and invalidate).
+  /// Creates a transport over a session you own (and invalidate). Bodies are sent and received whole: streaming
+  /// and upload progress need the session that ``init(configuration:)`` creates.
   public init(session: URLSession) {
     self.session = session
+    delegate = nil
     ownsSession = false
   }
 
@@ -52,7 +68,7 @@ public final class URLSessionTransport: HTTPTransport {
     #endif
   }
 
-  /// Sends the request with a data task; cancelling the calling task cancels the data task.
+  /// Sends the request; cancelling the calling task cancels the URLSession task.
   public func send(
     _ request: HTTPRequest,
     body: HTTPBody?,
@@ -62,14 +78,24 @@ public final class URLSessionTransport: HTTPTransport {
       throw CourierError(.invalidURL, "The request has no usable URL", request: request)
     }
     urlRequest.timeoutInterval = options.timeout
+    let buffered = body.map { $0.bufferedData != nil && $0.progress == nil } ?? true
+    if let delegate, options.streamsResponseBody || !buffered {
+      return try await StreamingCall(session: session, delegate: delegate, request: request)
+        .run(urlRequest, body: body)
+    }
     if let body {
       urlRequest.httpBody = try await body.collect()
     }
     let (data, urlResponse) = try await perform(urlRequest, request: request)
+    return (try Self.head(of: urlResponse, request: request), HTTPBody(data))
+  }
+
+  /// The response head, or a typed error when the response is not HTTP.
+  static func head(of urlResponse: URLResponse, request: HTTPRequest) throws -> HTTPResponse {
     guard let httpURLResponse = urlResponse as? HTTPURLResponse, let response = httpURLResponse.httpResponse else {
       throw CourierError(.transport, "The server's response is not an HTTP response", request: request)
     }
-    return (response, HTTPBody(data))
+    return response
   }
 
   private func perform(_ urlRequest: URLRequest, request: HTTPRequest) async throws -> (Data, URLResponse) {

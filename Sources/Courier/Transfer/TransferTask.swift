@@ -1,0 +1,59 @@
+import Foundation
+
+/// A call in flight whose upload and download progress can be watched as async sequences.
+///
+/// The call starts when the task is made. Each progress sequence keeps every value from the first (zero bytes), so
+/// it can be iterated after the transfer has begun without missing any; both end when the call does.
+///
+/// ```swift
+/// let task = client.task(Endpoint<UploadReport>.post("/upload").body(multipart: form))
+/// Task {
+///   for await progress in task.uploadProgress { bar.fraction = progress.fraction ?? 0 }
+/// }
+/// let report = try await task.value
+/// ```
+public struct TransferTask<Value: Decodable & Sendable>: Sendable {
+  /// Progress of the request body.
+  public let uploadProgress: ProgressSequence
+  /// Progress of the response body.
+  public let downloadProgress: ProgressSequence
+  private let call: Task<Response<Value>, any Error>
+
+  init(client: APIClient, endpoint: Endpoint<Value>) {
+    let reporters = TransferReporters(endpoint, sequences: true)
+    // Both reporters exist when sequences are requested.
+    uploadProgress = reporters.upload?.sequence ?? ProgressSequence(stream: AsyncStream { $0.finish() })
+    downloadProgress = reporters.download?.sequence ?? ProgressSequence(stream: AsyncStream { $0.finish() })
+    call = Task { try await client.send(endpoint, progress: reporters) }
+  }
+
+  /// The response, once the call has finished.
+  ///
+  /// - Throws: ``CourierError``, as ``APIClient/send(_:)`` does.
+  public var response: Response<Value> {
+    get async throws {
+      do {
+        return try await call.value
+      } catch {
+        throw error as? CourierError ?? CourierError(transportFailure: error, request: nil)
+      }
+    }
+  }
+
+  /// The decoded value, once the call has finished.
+  public var value: Value {
+    get async throws { try await response.value }
+  }
+
+  /// Cancels the call; ``response`` then throws an error whose ``CourierError/isCancellation`` is true.
+  public func cancel() {
+    call.cancel()
+  }
+}
+
+extension APIClient {
+  /// Starts `endpoint` and returns a task with its upload and download progress as async sequences.
+  public func task<Value>(_ endpoint: Endpoint<Value>) -> TransferTask<Value> {
+    TransferTask(client: self, endpoint: endpoint)
+  }
+}
