@@ -56,6 +56,7 @@ public struct CacheInterceptor: Interceptor {
     context: RequestContext,
     next: Next
   ) async throws -> (HTTPResponse, HTTPBody) {
+    if context.options.isStream { return try await next(request, body, context) }
     guard request.method == .get || request.method == .head else {
       let result = try await next(request, body, context)
       if ![.options, .trace].contains(request.method) { await invalidate(after: request, response: result.0) }

@@ -51,6 +51,8 @@ public struct RequestOptions: Sendable, Hashable {
   public var deduplicates = false
   /// How this call uses the cache; `nil` uses the ``CacheInterceptor``'s policy.
   public var cachePolicy: CachePolicy?
+  /// Whether the caller reads the body as a stream (``APIClient/stream(_:)``); the cache stays out of the way.
+  var isStream = false
 
   /// Default options: authenticated, logged, retryable, not deduplicated.
   public init() {}

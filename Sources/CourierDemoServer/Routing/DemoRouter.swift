@@ -15,6 +15,7 @@ enum DemoRouter {
       + CacheRoutes(state: state).routes
       + UploadRoutes().routes
       + DownloadRoutes(state: state).routes
+      + StreamRoutes(state: state).routes
       + AdminRoutes(state: state).routes
   }
 

@@ -21,6 +21,7 @@ actor DemoState {
   private var probes = ProbeCounters()
   private var cacheOrigin = CacheOrigin()
   private var droppedDownloads: Set<String> = []
+  private var releasedGates: Set<String> = []
   private let clock = ContinuousClock()
 
   /// Creates state holding the seed data.
@@ -202,6 +203,19 @@ actor DemoState {
     droppedDownloads.insert(key).inserted
   }
 
+  /// Opens the stream gate `key`.
+  func releaseGate(_ key: String) {
+    releasedGates.insert(key)
+  }
+
+  /// Waits until the gate `key` is released or `timeout` has passed (checking every 10 ms).
+  func waitForGate(_ key: String, timeout: Duration) async {
+    let deadline = clock.now + timeout
+    while !releasedGates.contains(key), clock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+  }
+
   // MARK: Admin
 
   /// Makes every current access token expired; returns how many were still valid.
@@ -242,5 +256,6 @@ actor DemoState {
     probes.reset()
     cacheOrigin = CacheOrigin()
     droppedDownloads = []
+    releasedGates = []
   }
 }

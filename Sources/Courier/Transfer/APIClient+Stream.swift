@@ -1,0 +1,118 @@
+import Foundation
+import HTTPTypes
+
+/// A response whose body is read as it arrives: server-sent lines, JSON Lines, or a large file.
+///
+/// ```swift
+/// let stream = try await client.stream(.get("/stream/lines?count=100"))
+/// for try await event in stream.jsonLines(of: Event.self) { handle(event) }
+/// ```
+public struct StreamedResponse: Sendable {
+  /// The request as sent.
+  public let request: HTTPRequest
+  /// The response head.
+  public let response: HTTPResponse
+  /// The body, chunk by chunk as the transport delivers it. Iterate it once.
+  public let body: HTTPBody
+
+  /// The body's lines (see ``LineSequence``).
+  public var lines: LineSequence<HTTPBody> { body.lines }
+
+  /// The body as JSON Lines, decoded with `decoder` (see ``JSONLinesSequence``).
+  public func jsonLines<Value: Decodable>(
+    of type: Value.Type = Value.self,
+    decoder: JSONDecoder = JSONDecoder()
+  ) -> JSONLinesSequence<Value, HTTPBody> {
+    body.jsonLines(of: type, decoder: decoder)
+  }
+}
+
+extension APIClient {
+  /// Sends `endpoint` and returns as soon as the response head has arrived, with the body to be read as a stream.
+  ///
+  /// The request goes through the interceptors like any other (auth, retry of failures before the head, logging),
+  /// except the cache: a streamed response is neither served from nor written to it.
+  /// The endpoint's accepted statuses apply: another status throws ``CourierError/Kind-swift.struct/unacceptableStatus``
+  /// with up to 1 MiB of the body. Download progress set with ``Endpoint/onDownloadProgress(_:)`` follows the
+  /// reading of the body. Stopping the iteration, or cancelling the task that reads it, cancels the transfer.
+  ///
+  /// - Throws: ``CourierError`` and nothing else; errors while reading the body are ``CourierError``s too.
+  public func stream<Value>(_ endpoint: Endpoint<Value>) async throws -> StreamedResponse {
+    try await openStream(endpoint, progress: TransferReporters(endpoint), accepting: endpoint.acceptedStatuses)
+  }
+
+  /// ``stream(_:)`` with the progress reporters and accepted statuses chosen by the caller.
+  func openStream<Value>(
+    _ endpoint: Endpoint<Value>,
+    progress: TransferReporters?,
+    accepting accepted: StatusCodeSet
+  ) async throws -> StreamedResponse {
+    let started = Uptime.now
+    var context = RequestContext(
+      options: endpoint.options,
+      transportOptions: TransportOptions(
+        timeout: endpoint.timeout ?? configuration.timeout, streamsResponseBody: true),
+      callID: callCounter.withLock { counter in
+        counter &+= 1
+        return counter
+      },
+      events: EventSink(configuration.eventHandler), sample: endpoint.sample)
+    context.options.isStream = true
+    var response: HTTPResponse?
+    do {
+      let (request, body) = try makeRequest(endpoint)
+      context.events.send(.started(callID: context.callID, request: request))
+      let (head, responseBody) = try await exchange(
+        request, body: body?.reporting(to: progress?.upload), context: context,
+        innerInterceptors: endpoint.innerInterceptors)
+      response = head
+      progress?.upload?.finish(complete: false)
+      guard accepted.contains(head.status) else {
+        let data = try? await responseBody.collect(upTo: 1 << 20)
+        throw unacceptable(endpoint, request: request, response: head, data: data ?? Data())
+      }
+      finish(context, started: started, outcome: (head, nil), error: nil)
+      let chunks = ErrorTypedBody(
+        base: responseBody.reporting(to: progress?.download), request: request, progress: progress)
+      return StreamedResponse(
+        request: request, response: head,
+        body: HTTPBody(chunks, length: responseBody.length, iterationBehavior: responseBody.iterationBehavior))
+    } catch {
+      let failure = error as? CourierError ?? CourierError(transportFailure: error, request: nil)
+      progress?.finish(complete: false)
+      finish(context, started: started, outcome: (response, nil), error: failure)
+      throw failure
+    }
+  }
+}
+
+/// A response body whose errors are ``CourierError``s and whose end completes the download progress.
+struct ErrorTypedBody: AsyncSequence, Sendable {
+  typealias Element = Data
+  let base: HTTPBody
+  let request: HTTPRequest
+  let progress: TransferReporters?
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var base: HTTPBody.AsyncIterator
+    let request: HTTPRequest
+    let progress: TransferReporters?
+
+    mutating func next() async throws -> Data? {
+      do {
+        guard let chunk = try await base.next() else {
+          progress?.download?.finish(complete: true)
+          return nil
+        }
+        return chunk
+      } catch {
+        progress?.download?.finish(complete: false)
+        throw APIClient.cancellationAware(CourierError(transportFailure: error, request: request))
+      }
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(base: base.makeAsyncIterator(), request: request, progress: progress)
+  }
+}
