@@ -12,11 +12,11 @@ import Testing
     ),
   ])
   func nistVectors(message: String, digest: String) {
-    #expect(SHA256.hex(of: Array(message.utf8)) == digest)
+    #expect(SHA256Digest.hex(of: Array(message.utf8)) == digest)
   }
 
   @Test func millionAsInPieces() {
-    var hash = SHA256()
+    var hash = SHA256Digest()
     let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000)
     for _ in 0..<1_000 {
       hash.update(piece)
@@ -28,13 +28,13 @@ import Testing
   @Test(arguments: [1, 3, 55, 56, 63, 64, 65, 127, 1_000])
   func splittingDoesNotMatter(pieceSize: Int) {
     let bytes = TransferTestSupport.pattern(3_001)
-    var hash = SHA256()
+    var hash = SHA256Digest()
     var start = 0
     while start < bytes.count {
       hash.update(Array(bytes[start..<min(start + pieceSize, bytes.count)]))
       start += pieceSize
     }
-    #expect(hash.finalizeHex() == SHA256.hex(of: bytes))
+    #expect(hash.finalizeHex() == SHA256Digest.hex(of: bytes))
   }
 
   @Test(arguments: [

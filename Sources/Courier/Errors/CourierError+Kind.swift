@@ -6,7 +6,7 @@ extension CourierError {
   public struct Kind: Sendable, Hashable, CustomStringConvertible {
     enum Base: String, Sendable, Hashable {
       case invalidURL, invalidRequest, encoding, noConnection, timeout, connectionLost, cancelled, tls, transport
-      case unacceptableStatus, decoding, unauthorized, notCached
+      case unacceptableStatus, decoding, unauthorized, notCached, integrity, fileSystem
     }
 
     let base: Base
@@ -37,6 +37,10 @@ extension CourierError {
     public static let unauthorized = Kind(base: .unauthorized)
     /// The cache policy allowed only cached responses (``CachePolicy/returnCacheOnly``) and nothing was stored.
     public static let notCached = Kind(base: .notCached)
+    /// A downloaded file does not match what was expected of it: its SHA-256 or its length.
+    public static let integrity = Kind(base: .integrity)
+    /// A local file could not be created, written or moved (a download's destination, a temporary file).
+    public static let fileSystem = Kind(base: .fileSystem)
 
     /// The kind's name, e.g. `timeout`.
     public var description: String { base.rawValue }

@@ -13,6 +13,8 @@ extension CourierError {
     case .decoding: return "The server's response could not be read."
     case .unauthorized: return "Please sign in again."
     case .notCached: return "This isn't available offline."
+    case .integrity: return "The download was damaged. Please try again."
+    case .fileSystem: return "The file could not be saved."
     case .unacceptableStatus: return Self.message(forStatus: status?.code ?? 0)
     case .invalidURL, .invalidRequest, .encoding: return "The request could not be created."
     default: return "Something went wrong. Please try again."

@@ -39,7 +39,7 @@ struct UploadRoutes: Sendable {
 
   /// Hashes the body as it streams in and reports its size, digest and framing.
   @Sendable func raw(_ request: Request, _ context: DemoContext) async throws -> Response {
-    var hash = SHA256()
+    var hash = SHA256Digest()
     for try await chunk in request.body {
       hash.update(chunk)
     }

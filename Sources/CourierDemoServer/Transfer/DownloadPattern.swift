@@ -30,7 +30,7 @@ enum DownloadPattern {
 
   /// The SHA-256 of the first `length` bytes, hashed chunk by chunk (yielding between chunks: it takes a while).
   static func sha256(length: Int64) async -> String {
-    var hash = SHA256()
+    var hash = SHA256Digest()
     var offset: Int64 = 0
     while offset < length {
       let count = Int(min(Int64(chunkSize), length - offset))

@@ -14,7 +14,7 @@ struct PartDigest {
   let contentType: String?
   /// Body bytes so far.
   private(set) var size: Int64 = 0
-  private var hash = SHA256()
+  private var hash = SHA256Digest()
   private var prefix: [UInt8] = []
 
   /// Starts a part.

@@ -76,12 +76,12 @@ enum TransferTestSupport {
 
   /// SHA-256 of `bytes` as lowercase hex.
   static func sha256(_ bytes: some Sequence<UInt8>) -> String {
-    SHA256.hex(of: bytes)
+    SHA256Digest.hex(of: bytes)
   }
 
   /// SHA-256 of `text`'s UTF-8 bytes.
   static func sha256(_ text: String) -> String {
-    SHA256.hex(of: Array(text.utf8))
+    SHA256Digest.hex(of: Array(text.utf8))
   }
 
   /// The process's resident set size in bytes (`VmRSS` in `/proc/self/status`), or `nil` off Linux.

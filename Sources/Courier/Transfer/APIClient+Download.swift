@@ -1,0 +1,151 @@
+import Crypto
+import Foundation
+import HTTPTypes
+
+extension APIClient {
+  /// Downloads the body of `endpoint` into a file at `destination`, streamed to disk a chunk at a time.
+  ///
+  /// The bytes go to `destination` plus `.part` and are moved into place atomically when the whole body has
+  /// arrived (and matched ``DownloadOptions/sha256``, when given). When the connection drops mid-body the download
+  /// continues from the bytes already written with `Range` and `If-Range` (on every transport; no platform resume
+  /// data); after the last attempt the partial file stays for the next call to resume. A server that ignores the
+  /// range, or whose file changed (`If-Range` no longer matches), sends the whole file again and the download starts
+  /// over. Progress from ``Endpoint/onDownloadProgress(_:)`` counts the whole file, starting at the resumed offset.
+  ///
+  /// ```swift
+  /// let result = try await client.download(.get("/files/video.mp4"), to: videoURL)
+  /// print(result.bytes, result.resumedFrom)
+  /// ```
+  ///
+  /// - Throws: ``CourierError``: a transport or status error, ``CourierError/Kind-swift.struct/integrity`` for a
+  ///   checksum or length mismatch, ``CourierError/Kind-swift.struct/fileSystem`` when a file cannot be written or
+  ///   moved (checked before anything is sent where possible).
+  @discardableResult
+  public func download<Value>(
+    _ endpoint: Endpoint<Value>,
+    to destination: URL,
+    options: DownloadOptions = DownloadOptions()
+  ) async throws -> DownloadResult {
+    let request = try request(for: endpoint)
+    let files = try DownloadFiles(
+      destination: destination, url: "\(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "/")",
+      replacesExistingFile: options.replacesExistingFile)
+    let reporter = endpoint.downloadProgress.map { ProgressReporter(sequence: false, callback: $0) }
+    var resumedFrom: Int64?
+    var resumptions: [Int64] = []
+    var attempts = 0
+    var lastResponse: HTTPResponse
+    defer { reporter?.finish(complete: false) }
+    while true {
+      attempts += 1
+      if !options.resumes { try files.discardPartial() }
+      let partial = files.resumablePartial()
+      let offset = partial?.bytes ?? 0
+      var attempt = endpoint
+      if let partial, offset > 0 {
+        attempt = attempt.header("Range", "bytes=\(offset)-").header("If-Range", partial.state.validator)
+      }
+      do {
+        let stream = try await openStream(attempt, progress: nil, accepting: .any)
+        lastResponse = stream.response
+        guard
+          let start = try await startingPoint(
+            of: stream, offset: offset, total: partial?.state.total, endpoint: endpoint)
+        else {
+          try files.discardPartial()
+          if attempts < options.maxAttempts { continue }
+          throw CourierError(
+            .transport, "The server's Content-Range did not continue the partial download", request: stream.request,
+            response: stream.response)
+        }
+        if resumedFrom == nil { resumedFrom = start.offset } else { resumptions.append(start.offset) }
+        try files.remember(stream.response, total: start.total)
+        reporter?.start(offset: start.offset, total: start.total)
+        if start.total != start.offset {
+          try await files.write(stream.body, from: start.offset, progress: reporter)
+        }
+        break
+      } catch let error as CourierError where Self.resumable(error) && attempts < options.maxAttempts {
+        continue
+      } catch let error as CourierError {
+        if !options.resumes || !files.hasValidator { try? files.discardPartial() }
+        throw error
+      }
+    }
+    let size = try files.finish(expectedTotal: files.total)
+    var digest: String?
+    if let expected = options.sha256 {
+      let actual = try files.sha256()
+      guard actual == expected.lowercased() else {
+        try? files.discardPartial()
+        throw CourierError(
+          .integrity, "The download's SHA-256 is \(actual), not the expected \(expected.lowercased())",
+          request: request, response: lastResponse)
+      }
+      digest = actual
+    }
+    try files.moveIntoPlace()
+    reporter?.finish(complete: true)
+    return DownloadResult(
+      file: destination, bytes: size, resumedFrom: resumedFrom ?? 0, resumptions: resumptions, attempts: attempts,
+      sha256: digest, response: lastResponse)
+  }
+
+  /// Failures worth another attempt from the bytes already written.
+  static func resumable(_ error: CourierError) -> Bool {
+    [.connectionLost, .timeout, .transport].contains(error.kind)
+  }
+
+  /// Where the body of `stream` starts in the file and the file's whole length; `nil` when a 206 does not continue
+  /// the partial file. Statuses other than 200, 206 and a 416 for a finished partial file throw.
+  func startingPoint<Value>(
+    of stream: StreamedResponse,
+    offset: Int64,
+    total: Int64?,
+    endpoint: Endpoint<Value>
+  ) async throws -> (offset: Int64, total: Int64?)? {
+    let range = stream.response.headerFields[.contentRange].flatMap(ContentRange.init)
+    switch stream.response.status.code {
+    case 206:
+      guard let range, range.first == offset else { return nil }
+      return (offset, range.total)
+    case 416 where offset > 0 && range?.total == offset:
+      return (offset, offset)
+    case 200...299:
+      return (0, stream.body.length.bytes)
+    default:
+      let data = (try? await stream.body.collect(upTo: 1 << 20)) ?? Data()
+      throw unacceptable(
+        endpoint, request: stream.request, response: stream.response, data: data)
+    }
+  }
+}
+
+/// A `Content-Range` value: `bytes 100-199/1000`, `bytes 100-199/*` or `bytes */1000`.
+struct ContentRange: Hashable {
+  var first: Int64?
+  var last: Int64?
+  var total: Int64?
+
+  init?(_ value: String) {
+    let parts = value.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "bytes" else { return nil }
+    let rangeAndTotal = parts[1].split(separator: "/", omittingEmptySubsequences: false)
+    guard rangeAndTotal.count == 2 else { return nil }
+    if rangeAndTotal[1] != "*" {
+      guard let total = Int64(rangeAndTotal[1]), total >= 0 else { return nil }
+      self.total = total
+    }
+    if rangeAndTotal[0] != "*" {
+      let bounds = rangeAndTotal[0].split(separator: "-", omittingEmptySubsequences: false)
+      guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first <= last else {
+        return nil
+      }
+      if let total, last >= total { return nil }
+      self.first = first
+      self.last = last
+    } else if total == nil {
+      return nil
+    }
+  }
+}

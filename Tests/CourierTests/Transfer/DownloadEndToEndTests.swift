@@ -1,0 +1,165 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Testing
+
+/// `APIClient.download` against the demo API's downloads (ETag, Range, If-Range, dropped connections), over every
+/// transport.
+@Suite struct DownloadEndToEndTests {
+  static func folder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-download-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  static func sha256(of bytes: Int, _ client: APIClient) async throws -> String {
+    try await client.value(Endpoint<DownloadDigest>.get("/download/sha256/\(bytes)")).sha256
+  }
+
+  static func leftovers(_ destination: URL) -> [String] {
+    [".part", ".part.json"].filter { FileManager.default.fileExists(atPath: destination.path + $0) }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aWholeDownloadIsVerifiedAndMovedIntoPlace(_ kind: TransportKind) async throws {
+    let destination = try Self.folder().appendingPathComponent("whole.bin")
+    try await withDemoServer(kind) { client, _ in
+      let expected = try await Self.sha256(of: 3_000_000, client)
+      let values = ProgressLog()
+      let result = try await client.download(
+        Endpoint<Data>.get("/download/3000000").onDownloadProgress(values.append), to: destination,
+        options: DownloadOptions(sha256: expected.uppercased()))
+      #expect(result.bytes == 3_000_000)
+      #expect(result.sha256 == expected)
+      #expect(result.attempts == 1)
+      #expect(result.resumedFrom == 0)
+      #expect(try Data(contentsOf: destination).count == 3_000_000)
+      #expect(Self.leftovers(destination).isEmpty)
+      values.expectMonotonicFromZero()
+      #expect(values.last == TransferProgress(completedBytes: 3_000_000, totalBytes: 3_000_000))
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aDroppedConnectionIsResumedWithRangeAndTheChecksumMatches(_ kind: TransportKind) async throws {
+    let destination = try Self.folder().appendingPathComponent("resumed.bin")
+    try await withDemoServer(kind) { client, _ in
+      let expected = try await Self.sha256(of: 4_000_000, client)
+      let values = ProgressLog()
+      let result = try await client.download(
+        Endpoint<Data>.get("/download/4000000/drop").query(["key": .string(UUID().uuidString), "after": 1_500_000])
+          .onDownloadProgress(values.append),
+        to: destination, options: DownloadOptions(sha256: expected))
+      #expect(result.attempts == 2)
+      #expect(result.resumptions.count == 1)
+      #expect(result.resumptions.first.map { $0 > 0 && $0 <= 1_500_000 } == true)
+      #expect(result.response.status == .partialContent)
+      #expect(result.sha256 == expected)
+      #expect(result.bytes == 4_000_000)
+      values.expectMonotonicFromZero()
+      #expect(values.last == TransferProgress(completedBytes: 4_000_000, totalBytes: 4_000_000))
+      #expect(Self.leftovers(destination).isEmpty)
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aPartialFileLeftByAFailedCallIsResumedByTheNext(_ kind: TransportKind) async throws {
+    let destination = try Self.folder().appendingPathComponent("later.bin")
+    try await withDemoServer(kind) { client, _ in
+      let expected = try await Self.sha256(of: 4_000_000, client)
+      let endpoint = Endpoint<Data>.get("/download/4000000/drop").query([
+        "key": .string(UUID().uuidString), "after": 2_000_000,
+      ])
+      let error = await #expect(throws: CourierError.self) {
+        try await client.download(endpoint, to: destination, options: DownloadOptions(maxAttempts: 1))
+      }
+      #expect(error?.kind == .connectionLost)
+      #expect(!FileManager.default.fileExists(atPath: destination.path))
+      #expect(Self.leftovers(destination) == [".part", ".part.json"])
+      let kept = try Data(contentsOf: URL(fileURLWithPath: destination.path + ".part")).count
+      #expect(kept > 0)
+      let result = try await client.download(endpoint, to: destination, options: DownloadOptions(sha256: expected))
+      #expect(result.resumedFrom == Int64(kept))
+      #expect(result.attempts == 1)
+      #expect(result.sha256 == expected)
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aPartialFileWithAStaleValidatorStartsOver(_ kind: TransportKind) async throws {
+    let destination = try Self.folder().appendingPathComponent("stale.bin")
+    try await withDemoServer(kind) { client, server in
+      let expected = try await Self.sha256(of: 100_000, client)
+      try Data(repeating: 0xEE, count: 5000).write(to: URL(fileURLWithPath: destination.path + ".part"))
+      let url = server.baseURL.absoluteString + "/download/100000"
+      let state = #"{"url":"\#(url)","validator":"\"changed\"","total":100000}"#
+      try Data(state.utf8).write(to: URL(fileURLWithPath: destination.path + ".part.json"))
+      let result = try await client.download(
+        Endpoint<Data>.get("/download/100000"), to: destination, options: DownloadOptions(sha256: expected))
+      #expect(result.response.status == .ok, "If-Range did not match, so the whole file came")
+      #expect(result.resumedFrom == 0)
+      #expect(result.sha256 == expected)
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aCompletePartialFileFinishesOnA416(_ kind: TransportKind) async throws {
+    let destination = try Self.folder().appendingPathComponent("done.bin")
+    try await withDemoServer(kind) { client, server in
+      let whole = try await client.value(Endpoint<Data>.get("/download/5000"))
+      try whole.write(to: URL(fileURLWithPath: destination.path + ".part"))
+      let url = server.baseURL.absoluteString + "/download/5000"
+      let state = #"{"url":"\#(url)","validator":"\"dl-5000\"","total":5000}"#
+      try Data(state.utf8).write(to: URL(fileURLWithPath: destination.path + ".part.json"))
+      let result = try await client.download(Endpoint<Data>.get("/download/5000"), to: destination)
+      #expect(result.response.status == .rangeNotSatisfiable)
+      #expect(result.bytes == 5000)
+      #expect(try Data(contentsOf: destination) == whole)
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aChecksumMismatchIsTypedAndLeavesNothingBehind(_ kind: TransportKind) async throws {
+    let destination = try Self.folder().appendingPathComponent("bad.bin")
+    try await withDemoServer(kind) { client, _ in
+      let error = await #expect(throws: CourierError.self) {
+        try await client.download(
+          Endpoint<Data>.get("/download/10000"), to: destination,
+          options: DownloadOptions(sha256: String(repeating: "0", count: 64)))
+      }
+      #expect(error?.kind == .integrity)
+      #expect(error?.detail.contains("SHA-256") == true)
+      #expect(!FileManager.default.fileExists(atPath: destination.path))
+      #expect(!FileManager.default.fileExists(atPath: destination.path + ".part.json"))
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func anExistingFileIsKeptWhenReplacingIsOff(_ kind: TransportKind) async throws {
+    let destination = try Self.folder().appendingPathComponent("keep.bin")
+    try Data("mine".utf8).write(to: destination)
+    try await withDemoServer(kind) { client, _ in
+      let error = await #expect(throws: CourierError.self) {
+        try await client.download(
+          Endpoint<Data>.get("/download/10"), to: destination, options: DownloadOptions(replacesExistingFile: false))
+      }
+      #expect(error?.kind == .fileSystem)
+      #expect(try Data(contentsOf: destination) == Data("mine".utf8))
+      let replaced = try await client.download(Endpoint<Data>.get("/download/10"), to: destination)
+      #expect(replaced.bytes == 10)
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aStatusErrorIsTypedAndKeepsTheServersMessage(_ kind: TransportKind) async throws {
+    let destination = try Self.folder().appendingPathComponent("missing.bin")
+    try await withDemoServer(kind) { client, _ in
+      let error = await #expect(throws: CourierError.self) {
+        try await client.download(Endpoint<Data>.get("/download/not-a-number"), to: destination)
+      }
+      #expect(error?.status == .badRequest)
+      #expect(error?.serverError != nil)
+      #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+  }
+}
