@@ -1,0 +1,114 @@
+import Courier
+import Foundation
+import HTTPTypes
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The tour's transfer steps: an upload with a progress bar, a JSON Lines stream and a resumed download.
+extension TourSteps {
+  func runTransferSteps() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tour-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+
+    step("A multipart upload of a 24 MiB file, with a progress bar")
+    let video = folder.appendingPathComponent("holiday.mp4")
+    try Data((0..<24 * 1024 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: video)
+    var form = MultipartFormData()
+    form.append("Holiday", name: "title")
+    form.append(fileAt: video, name: "video")
+    let upload = client.task(Endpoint<TourUploadReport>.post("/upload").body(.multipart(form)))
+    let bar = ProgressBar()
+    for await progress in upload.uploadProgress { bar.show(progress) }
+    bar.end()
+    let report = try await upload.value
+    for part in report.parts {
+      print(
+        "  \(part.name): \(part.filename ?? part.value ?? "") \(part.size) bytes, sha256 \(part.sha256.prefix(12))…")
+    }
+
+    step("A JSON Lines stream, read line by line as the server sends it")
+    let stream = try await client.stream(Endpoint<Data>.get("/stream/lines").query(["count": 4, "delay": 150]))
+    let started = Date()
+    for try await line in stream.jsonLines(of: TourLine.self) {
+      print(String(format: "  +%.2f s  #%d %@", Date().timeIntervalSince(started), line.index, line.text))
+    }
+
+    step("A 16 MiB download whose connection drops after 4 MB, resumed with Range + If-Range")
+    let size = 16 * 1024 * 1024
+    let digest = try await client.value(Endpoint<TourDigest>.get("/download/sha256/\(size)"))
+    let downloadBar = ProgressBar()
+    let result = try await client.download(
+      Endpoint<Data>.get("/download/\(size)/drop").query(["key": .string(UUID().uuidString), "after": 4_000_000])
+        .onDownloadProgress { downloadBar.show($0) },
+      to: folder.appendingPathComponent("archive.bin"), options: DownloadOptions(sha256: digest.sha256))
+    downloadBar.end()
+    let resumed = result.resumptions.map { "byte \($0)" }.joined(separator: ", ")
+    print("  \(result.attempts) requests; the connection dropped and the download resumed at \(resumed)")
+    print("  \(result.bytes) bytes, SHA-256 verified: \(result.sha256?.prefix(16) ?? "-")…, moved into place")
+  }
+}
+
+/// A progress bar on one terminal line (redrawn with `\r`), or a line per quarter when the output is not a terminal.
+final class ProgressBar: Sendable {
+  private let state = LockedState()
+  private let isTerminal = isatty(STDOUT_FILENO) != 0
+
+  func show(_ progress: TransferProgress) {
+    guard let fraction = progress.fraction else { return }
+    let width = 30
+    let filled = Int(fraction * Double(width))
+    let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+    let line = "  [\(bar)] \(Int(fraction * 100))%  \(progress.completedBytes / 1024) KiB"
+    if isTerminal {
+      print("\r" + line, terminator: "")
+      fflush(nil)
+    } else if state.passQuarter(Int(fraction * 4)) {
+      print(line)
+    }
+  }
+
+  func end() {
+    if isTerminal { print("") }
+  }
+}
+
+/// The last quarter a non-terminal progress bar printed.
+final class LockedState: @unchecked Sendable {
+  // @unchecked: `quarter` is only touched under `lock`.
+  private let lock = NSLock()
+  private var quarter = -1
+
+  /// Whether `value` is a quarter not printed yet.
+  func passQuarter(_ value: Int) -> Bool {
+    lock.withLock {
+      guard value > quarter else { return false }
+      quarter = value
+      return true
+    }
+  }
+}
+
+struct TourUploadReport: Decodable, Sendable {
+  struct Part: Decodable, Sendable {
+    var name: String
+    var filename: String?
+    var value: String?
+    var size: Int
+    var sha256: String
+  }
+  var parts: [Part]
+}
+
+struct TourLine: Decodable, Sendable {
+  var index: Int
+  var text: String
+}
+
+struct TourDigest: Decodable, Sendable {
+  var sha256: String
+}
