@@ -24,7 +24,8 @@
 /// `onNetworkUnavailable` follows.
 ///
 /// **Progress.** `onProgress` reports `0` with `onRequestStarted` and `1` when the response has arrived and
-/// decoded, just before `onSuccess`; byte-by-byte progress comes with streaming progress.
+/// decoded, just before `onSuccess`. For byte counts, set ``Endpoint/onUploadProgress(_:)`` or
+/// ``Endpoint/onDownloadProgress(_:)`` on the endpoint.
 ///
 /// **Order and isolation.** Callbacks run one after another in that order, on the main actor unless you choose
 /// another ``CallbackDelivery`` with ``callbacks(on:)``. The call waits for `onRequestStarted` before sending.
