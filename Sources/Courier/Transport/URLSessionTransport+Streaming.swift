@@ -75,6 +75,8 @@ final class StreamingTaskDelegate: Sendable {
     self.progress = progress
     self.uploadLength = uploadLength
     self.temporaryFile = temporaryFile
+    // A consumer that stops reading (or is cancelled) ends the transfer.
+    chunks.onTermination = { [weak self] _ in self?.cancel() }
   }
 
   /// Starts `task` and waits for the response head; cancelling the calling task cancels `task`.
