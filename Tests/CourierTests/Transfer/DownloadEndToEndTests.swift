@@ -16,6 +16,18 @@ import Testing
     try await client.value(Endpoint<DownloadDigest>.get("/download/sha256/\(bytes)")).sha256
   }
 
+  /// Writes what an interrupted download of `url` leaves beside `destination`: the bytes and the resume state.
+  static func leavePartial(_ bytes: Data, of url: String, total: Int, validator: String, at destination: URL) throws {
+    struct State: Encodable {
+      var url: String
+      var validator: String
+      var total: Int
+    }
+    try bytes.write(to: URL(fileURLWithPath: destination.path + ".part"))
+    let state = try JSONEncoder().encode(State(url: url, validator: validator, total: total))
+    try state.write(to: URL(fileURLWithPath: destination.path + ".part.json"))
+  }
+
   static func leftovers(_ destination: URL) -> [String] {
     [".part", ".part.json"].filter { FileManager.default.fileExists(atPath: destination.path + $0) }
   }
@@ -90,10 +102,9 @@ import Testing
     let destination = try Self.folder().appendingPathComponent("stale.bin")
     try await withDemoServer(kind) { client, server in
       let expected = try await Self.sha256(of: 100_000, client)
-      try Data(repeating: 0xEE, count: 5000).write(to: URL(fileURLWithPath: destination.path + ".part"))
-      let url = server.baseURL.absoluteString + "/download/100000"
-      let state = #"{"url":"\#(url)","validator":"\"changed\"","total":100000}"#
-      try Data(state.utf8).write(to: URL(fileURLWithPath: destination.path + ".part.json"))
+      try Self.leavePartial(
+        Data(repeating: 0xEE, count: 5000), of: server.baseURL.absoluteString + "/download/100000", total: 100_000,
+        validator: #""changed""#, at: destination)
       let result = try await client.download(
         Endpoint<Data>.get("/download/100000"), to: destination, options: DownloadOptions(sha256: expected))
       #expect(result.response.status == .ok, "If-Range did not match, so the whole file came")
@@ -107,10 +118,9 @@ import Testing
     let destination = try Self.folder().appendingPathComponent("done.bin")
     try await withDemoServer(kind) { client, server in
       let whole = try await client.value(Endpoint<Data>.get("/download/5000"))
-      try whole.write(to: URL(fileURLWithPath: destination.path + ".part"))
-      let url = server.baseURL.absoluteString + "/download/5000"
-      let state = #"{"url":"\#(url)","validator":"\"dl-5000\"","total":5000}"#
-      try Data(state.utf8).write(to: URL(fileURLWithPath: destination.path + ".part.json"))
+      try Self.leavePartial(
+        whole, of: server.baseURL.absoluteString + "/download/5000", total: 5000, validator: #""dl-5000""#,
+        at: destination)
       let result = try await client.download(Endpoint<Data>.get("/download/5000"), to: destination)
       #expect(result.response.status == .rangeNotSatisfiable)
       #expect(result.bytes == 5000)
