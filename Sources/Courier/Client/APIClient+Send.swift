@@ -139,17 +139,9 @@ extension APIClient {
     context: RequestContext,
     innerInterceptors: [any Interceptor] = []
   ) async throws -> (HTTPResponse, Data) {
-    let transport = configuration.transport
-    let chain = (configuration.interceptors + innerInterceptors).chain { request, body, context in
-      if case .known(let length) = body?.length {
-        context.events.countAttempt(bytes: length)
-      } else {
-        context.events.countAttempt(bytes: 0)
-      }
-      let (response, responseBody) = try await transport.send(request, body: body, options: context.transportOptions)
-      context.events.send(.responseReceived(callID: context.callID, response: response, attempt: context.attempt))
-      return (response, responseBody)
-    }
+    let chain =
+      innerInterceptors.isEmpty
+      ? self.chain : Self.chain(configuration.interceptors + innerInterceptors, transport: configuration.transport)
     do {
       try Task.checkCancellation()
       let (response, responseBody) = try await chain(request, body, context)
@@ -170,6 +162,20 @@ extension APIClient {
     }
   }
 
+  /// `interceptors` in front of `transport`, which counts each attempt and reports each response head.
+  static func chain(_ interceptors: [any Interceptor], transport: any HTTPTransport) -> InterceptorNext {
+    interceptors.chain { request, body, context in
+      if case .known(let length) = body?.length {
+        context.events.countAttempt(bytes: length)
+      } else {
+        context.events.countAttempt(bytes: 0)
+      }
+      let (response, responseBody) = try await transport.send(request, body: body, options: context.transportOptions)
+      context.events.send(.responseReceived(callID: context.callID, response: response, attempt: context.attempt))
+      return (response, responseBody)
+    }
+  }
+
   func finish(
     _ context: RequestContext,
     started: Uptime,
@@ -177,7 +183,7 @@ extension APIClient {
     error: CourierError?
   ) {
     guard configuration.eventHandler != nil else { return }
-    let counters = context.events.counters.withLock { $0 }
+    let counters = context.events.counters
     let metrics = CallMetrics(
       duration: started.elapsed(),
       bytesSent: counters.bytesSent,
