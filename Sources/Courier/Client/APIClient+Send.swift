@@ -20,7 +20,7 @@ extension APIClient {
     var outcome: (response: HTTPResponse?, data: Data?) = (nil, nil)
     do {
       let (request, body) = try makeRequest(endpoint)
-      context.events.send(.started(callID: context.callID, request: request))
+      if context.events.handler != nil { context.events.send(.started(callID: context.callID, request: request)) }
       let (response, data) = try await transfer(
         request, body: body, context: context, innerInterceptors: endpoint.innerInterceptors)
       outcome = (response, data)
@@ -171,7 +171,9 @@ extension APIClient {
         context.events.countAttempt(bytes: 0)
       }
       let (response, responseBody) = try await transport.send(request, body: body, options: context.transportOptions)
-      context.events.send(.responseReceived(callID: context.callID, response: response, attempt: context.attempt))
+      if context.events.handler != nil {
+        context.events.send(.responseReceived(callID: context.callID, response: response, attempt: context.attempt))
+      }
       return (response, responseBody)
     }
   }
