@@ -11,6 +11,10 @@ import HTTPTypes
 /// committed: a crash, even `kill -9`, in the middle of a write leaves a database that opens and never serves a
 /// partial entry (unfinished entries are removed when the store opens).
 ///
+/// A hit on an entry whose body fits in one chunk is one prepared statement, run on the calling thread: in WAL mode
+/// a read never waits for a writer, and it costs less than handing the work to GRDB's queue and back. Larger bodies
+/// are read on GRDB's queue inside a read transaction.
+///
 /// ```swift
 /// let store = try SQLiteCacheStore(url: cachesDirectory.appendingPathComponent("api-cache.sqlite"),
 ///                                  byteLimit: 50 * 1024 * 1024)

@@ -253,3 +253,44 @@ struct UncheckedBox<T>: @unchecked Sendable {
     }
   }
 }
+
+@Suite struct SQLiteConcurrentReadTests {
+  /// An entry whose ETag names the byte every body byte is, so a head served with another write's body shows.
+  func versioned(_ key: String, version: UInt8, bytes: Int) -> CachedResponse {
+    CachedResponse(
+      key: key, variant: [:],
+      response: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600", .eTag: "\"\(version)\""]),
+      body: Data(repeating: version, count: bytes), requestTime: Date(), responseTime: Date())
+  }
+
+  @Test(arguments: [500, 5_000])
+  func readsDuringReplacementsSeeWholeEntries(bytes: Int) async throws {
+    let url = temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let store = try SQLiteCacheStore(url: url, chunkSize: 1024)
+    try await store.store(versioned("k", version: 0, bytes: bytes))
+    try await withThrowingTaskGroup(of: Int.self) { group in
+      group.addTask {
+        for version in 1...40 { try await store.store(versioned("k", version: UInt8(version), bytes: bytes)) }
+        return 0
+      }
+      for _ in 0..<2 {
+        group.addTask {
+          var checked = 0
+          for _ in 0..<200 {
+            for entry in try await store.entries(for: "k") {
+              let version = try #require(entry.body.first)
+              #expect(entry.body == Data(repeating: version, count: bytes))
+              #expect(entry.response.headerFields[.eTag] == "\"\(version)\"")
+              checked += 1
+            }
+          }
+          return checked
+        }
+      }
+      var reads = 0
+      for try await count in group { reads += count }
+      #expect(reads >= 400, "every read found the entry")
+    }
+  }
+}
