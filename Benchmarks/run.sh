@@ -265,6 +265,10 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo "  buffers the whole response today, which its peak RSS shows."
   echo "- **Query encoding**: 100 hand-written \`URLQueryItem\`s percent-encoded by \`URLComponents\` against"
   echo "  \`URLQueryEncoder.percentEncodedString(_:)\` of the \`Encodable\` struct."
+  echo "- **Noise**: on two shared cores a run's GET rate moves by 10–20% from one process to the next, more than"
+  echo "  the difference measured, so the GET ratios swing between runs. For the hot path, count instructions per"
+  echo "  request instead: \`valgrind --tool=callgrind\` on \`CourierBench get <variant> --count N\` for two counts,"
+  echo "  divided by the difference (\`strip -g\` the binary first; valgrind 3.19 cannot read its debug info)."
   echo
   echo "## Cache hits"
   echo
