@@ -94,7 +94,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
   /// that has no body (`HEAD`, `204`, `304`).
   static func readsWhole(_ response: HTTPResponse, method: HTTPRequest.Method, limit: Int) -> Bool {
     if method == .head || response.status == .noContent || response.status == .notModified { return true }
-    guard let text = response.headerFields[.contentLength], let count = Int(text) else { return false }
+    // One `Content-Length` field, read without joining values as the fields' subscript does (this runs per request).
+    var length: String?
+    for field in response.headerFields where field.name == .contentLength {
+      guard length == nil else { return false }
+      length = field.value
+    }
+    guard let length, let count = Int(length) else { return false }
     return count >= 0 && count <= limit
   }
 

@@ -12,12 +12,22 @@ extension HTTPClientRequest {
     guard let scheme = request.scheme, let authority = request.authority, !authority.isEmpty else {
       throw CourierError(.invalidURL, "The request has no scheme or authority", request: request)
     }
-    self.init(url: scheme + "://" + authority + (request.path ?? "/"))
+    let path = request.path ?? "/"
+    var url = scheme
+    url.reserveCapacity(scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count)
+    url += "://"
+    url += authority
+    url += path
+    self.init(url: url)
     setMethod(request.method)
-    headers.reserveCapacity(request.headerFields.count)
+    // Names are validated tokens (ASCII) already, so the fields go in at once rather than through `add`, which
+    // checks each name again.
+    var pairs: [(String, String)] = []
+    pairs.reserveCapacity(request.headerFields.count)
     for field in request.headerFields {
-      headers.add(name: field.name.rawName, value: field.value)
+      pairs.append((field.name.rawName, field.value))
     }
+    headers = .init(pairs)
     if let body {
       self.body = .courier(body)
     }

@@ -6,31 +6,33 @@ extension HTTPResponse {
   ///
   /// A field whose name is not a valid HTTP token cannot be represented and is left out, as URLSession does.
   init(_ response: HTTPClientResponse) {
-    var fields: [HTTPField] = []
-    fields.reserveCapacity(response.headers.count)
+    var list: [HTTPField] = []
+    list.reserveCapacity(response.headers.count)
     for (name, value) in response.headers {
-      guard let fieldName = HTTPField.Name.common[name] ?? HTTPField.Name(name) else { continue }
-      fields.append(HTTPField(name: fieldName, value: value))
+      guard let fieldName = HTTPField.Name.common(name) ?? HTTPField.Name(name) else { continue }
+      list.append(HTTPField(name: fieldName, value: value))
     }
+    var fields = HTTPFields()
+    fields.reserveCapacity(list.count)
+    fields.append(contentsOf: list)
     self.init(
       status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
-      headerFields: HTTPFields(fields))
+      headerFields: fields)
   }
 }
 
 extension HTTPField.Name {
-  /// Names servers send on almost every response, keyed by their usual spelling (`Content-Length`), so the common
-  /// case skips validating and lowercasing each name; any other spelling takes the validating initializer and keeps
-  /// its own spelling.
-  static let common: [String: HTTPField.Name] = {
-    let names: [HTTPField.Name] = [
-      .acceptRanges, .age, .cacheControl, .connection, .contentEncoding, .contentLength, .contentType, .date, .eTag,
-      .expires, .lastModified, .location, .server, .setCookie, .transferEncoding, .vary,
-    ]
-    var table: [String: HTTPField.Name] = [:]
-    for name in names + [HTTPField.Name("Keep-Alive")].compactMap({ $0 }) {
-      table[name.rawName] = name
-    }
-    return table
-  }()
+  /// The name for `name` when it is one servers send on almost every response in its usual spelling
+  /// (`Content-Length`), so the common case skips validating and lowercasing each name; any other spelling takes
+  /// the validating initializer and keeps its own spelling. A linear scan: these names are small strings, compared
+  /// a word at a time, which beats hashing them.
+  static func common(_ name: String) -> HTTPField.Name? {
+    for known in commonNames where known.rawName == name { return known }
+    return nil
+  }
+
+  private static let commonNames: [HTTPField.Name] = [
+    .server, .date, .contentType, .contentLength, .lastModified, .connection, .eTag, .acceptRanges, .cacheControl,
+    .expires, .vary, .contentEncoding, .age, .transferEncoding, .setCookie, .location, HTTPField.Name("Keep-Alive")!,
+  ]
 }

@@ -11,6 +11,10 @@ import HTTPTypes
 /// committed: a crash, even `kill -9`, in the middle of a write leaves a database that opens and never serves a
 /// partial entry (unfinished entries are removed when the store opens).
 ///
+/// A hit on an entry whose body fits in one chunk is one prepared statement, run on the calling thread: in WAL mode
+/// a read never waits for a writer, and it costs less than handing the work to GRDB's queue and back. Larger bodies
+/// are read on GRDB's queue inside a read transaction.
+///
 /// ```swift
 /// let store = try SQLiteCacheStore(url: cachesDirectory.appendingPathComponent("api-cache.sqlite"),
 ///                                  byteLimit: 50 * 1024 * 1024)
@@ -52,21 +56,17 @@ public final class SQLiteCacheStore: CacheStore {
 
   /// The complete variants for `key`, most recently stored first.
   public func entries(for key: String) async throws -> [CachedResponse] {
-    let rows = try await pool.read { db in
-      try Row.fetchAll(db, sql: "SELECT * FROM entry WHERE key = ? AND complete = 1 ORDER BY id DESC", arguments: [key])
+    // The common case, a body in one chunk, is one indexed statement, which needs no transaction (it sees one
+    // snapshot) and runs on the calling thread: in WAL mode a read never waits for a writer, and a hop to GRDB's
+    // queue and back costs more than the read itself. Anything larger is read again, asynchronously, inside a
+    // transaction.
+    var found = try singleStatementEntries(for: key)
+    if found == nil {
+      found = try await pool.read { db in try Schema.entries(for: key, in: db, inTransaction: true) }
     }
-    var entries: [CachedResponse] = []
-    for row in rows {
-      let id: Int64 = row["id"]
-      let body = try await pool.read { db in
-        try Data.fetchAll(db, sql: "SELECT data FROM chunk WHERE entry_id = ? ORDER BY seq", arguments: [id])
-      }
-      let data = body.count == 1 ? body[0] : body.reduce(into: Data()) { $0.append($1) }
-      guard let entry = try Schema.entry(from: row, body: data) else { continue }
-      entries.append(entry)
-      accesses.record(id)
-    }
-    return entries
+    let entries = found ?? []
+    for (id, _) in entries { accesses.record(id) }
+    return entries.map(\.entry)
   }
 
   /// Stores `entry` in one transaction, replacing its key and variant, then evicts down to the byte limit.
@@ -172,6 +172,11 @@ public final class SQLiteCacheStore: CacheStore {
   /// The number of complete entries.
   public func count() async throws -> Int {
     try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry WHERE complete = 1") ?? 0 }
+  }
+
+  /// ``Schema/entries(for:in:inTransaction:)`` without a transaction, on the calling thread.
+  private func singleStatementEntries(for key: String) throws -> [(id: Int64, entry: CachedResponse)]? {
+    try pool.unsafeRead { db in try Schema.entries(for: key, in: db, inTransaction: false) }
   }
 
   private func write(_ data: Data, id: Int64, seq: Int) async throws {

@@ -35,7 +35,7 @@ enum Schema {
   }
 
   static func insertHead(_ entry: CachedResponse, size: Int, in db: Database) throws -> Int64 {
-    let headers = try JSONEncoder().encode(entry.response.headerFields.map { [$0.name.rawName, $0.value] })
+    let headers = HeadCoding.encode(entry)
     let variant = try JSONEncoder().encode(entry.variant)
     try db.execute(
       sql: """
@@ -68,19 +68,67 @@ enum Schema {
     }
   }
 
-  static func entry(from row: Row, body: Data) throws -> CachedResponse? {
-    let pairs = try JSONDecoder().decode([[String]].self, from: row["headers"] as Data)
+  /// The complete entries for `key`, newest first, with their row ids.
+  ///
+  /// One statement reads every head with its first chunk; it sees one snapshot of the database, so it needs no
+  /// transaction. When an entry has more chunks, or a head in the older form, `nil` comes back unless
+  /// `inTransaction` says the caller holds a read transaction, which keeps the further queries consistent with the
+  /// first (a concurrent write can never show a head with part of its body).
+  static func entries(
+    for key: String, in db: Database, inTransaction: Bool
+  ) throws -> [(
+    id: Int64, entry: CachedResponse
+  )]? {
+    let heads = try db.cachedStatement(
+      sql: """
+        SELECT e.id, e.headers, c.data, EXISTS (SELECT 1 FROM chunk WHERE entry_id = e.id AND seq = 1)
+        FROM entry e LEFT JOIN chunk c ON c.entry_id = e.id AND c.seq = 0
+        WHERE e.key = ? AND e.complete = 1
+        ORDER BY e.id DESC
+        """)
+    var found: [(id: Int64, entry: CachedResponse)] = []
+    let rows = try Row.fetchCursor(heads, arguments: [key])
+    while let row = try rows.next() {
+      let id: Int64 = row[0]
+      let stored: Data = row[1]
+      let moreChunks: Bool = row[3]
+      var body: Data = row[2] ?? Data()
+      let decoded = HeadCoding.decode(stored)
+      guard inTransaction || (decoded != nil && !moreChunks) else { return nil }
+      if moreChunks {
+        let chunks = try db.cachedStatement(sql: "SELECT data FROM chunk WHERE entry_id = ? ORDER BY seq")
+        body = try Data.fetchAll(chunks, arguments: [id]).reduce(into: Data()) { $0.append($1) }
+      }
+      guard let head = decoded ?? (try? legacyHead(id: id, headers: stored, in: db)) ?? nil else { continue }
+      let response = HTTPResponse(status: head.status, headerFields: head.headerFields)
+      found.append(
+        (
+          id,
+          CachedResponse(
+            key: key, variant: head.variant, response: response, body: body, requestTime: head.requestTime,
+            responseTime: head.responseTime)
+        ))
+    }
+    return found
+  }
+
+  /// The head of a row written before ``HeadCoding``: JSON header pairs and the other columns.
+  private static func legacyHead(id: Int64, headers: Data, in db: Database) throws -> HeadCoding.Head? {
+    guard
+      let row = try Row.fetchOne(
+        db, sql: "SELECT variant_json, status, reason, request_time, response_time FROM entry WHERE id = ?",
+        arguments: [id])
+    else { return nil }
+    let pairs = try JSONDecoder().decode([[String]].self, from: headers)
     var fields = HTTPFields()
     for pair in pairs where pair.count == 2 {
       guard let name = HTTPField.Name(pair[0]) else { continue }
       fields.append(HTTPField(name: name, value: pair[1]))
     }
-    let variant = try JSONDecoder().decode([String: String].self, from: row["variant_json"] as Data)
-    let status = HTTPResponse.Status(code: row["status"], reasonPhrase: row["reason"])
-    return CachedResponse(
-      key: row["key"], variant: variant, response: HTTPResponse(status: status, headerFields: fields), body: body,
-      requestTime: Date(timeIntervalSince1970: row["request_time"]),
-      responseTime: Date(timeIntervalSince1970: row["response_time"]))
+    return HeadCoding.Head(
+      status: HTTPResponse.Status(code: row[1], reasonPhrase: row[2]), headerFields: fields,
+      variant: try JSONDecoder().decode([String: String].self, from: row[0] as Data),
+      requestTime: Date(timeIntervalSince1970: row[3]), responseTime: Date(timeIntervalSince1970: row[4]))
   }
 }
 

@@ -176,3 +176,121 @@ func offThePool<T>(_ work: @escaping () -> T) async -> T {
 struct UncheckedBox<T>: @unchecked Sendable {
   let value: T
 }
+
+@Suite struct StoredHeadTests {
+  @Test func headsRoundTripWithVariantsAndRepeatedFields() throws {
+    let entry = CachedResponse(
+      key: "https://a.test/x", variant: ["accept-language": "fr, de", "x-empty": ""],
+      response: HTTPResponse(
+        status: .init(code: 203, reasonPhrase: "Non-Authoritative"),
+        headerFields: [
+          .cacheControl: "max-age=5", .setCookie: "a=1", .setCookie: "b=2", HTTPField.Name("X-Custom")!: "ünï",
+          .eTag: "",
+        ]),
+      body: Data("x".utf8), requestTime: Date(timeIntervalSince1970: 1_700_000_000.25),
+      responseTime: Date(timeIntervalSince1970: 1_700_000_001.5))
+    let head = try #require(HeadCoding.decode(HeadCoding.encode(entry)))
+    #expect(head.status.code == 203)
+    #expect(head.status.reasonPhrase == "Non-Authoritative")
+    #expect(head.headerFields == entry.response.headerFields)
+    #expect(head.headerFields[fields: .setCookie].map(\.value) == ["a=1", "b=2"])
+    #expect(head.variant == entry.variant)
+    #expect(head.requestTime == entry.requestTime)
+    #expect(head.responseTime == entry.responseTime)
+  }
+
+  @Test func malformedHeadsAreNilNotACrash() {
+    let good = HeadCoding.encode(cached("k", bytes: 1, variant: ["a": "b"]))
+    #expect(HeadCoding.decode(good) != nil)
+    for length in 0..<good.count {
+      let decoded = HeadCoding.decode(Data(good.prefix(length)))
+      if length < 22 { #expect(decoded == nil, "\(length) bytes") }
+    }
+    #expect(HeadCoding.decode(Data()) == nil)
+    #expect(HeadCoding.decode(Data([2])) == nil)
+    #expect(HeadCoding.decode(Data([2, 0xC8, 0])) == nil, "cut inside the times")
+    #expect(HeadCoding.decode(Data("[[\"a\",\"b\"]]".utf8)) == nil, "the older JSON form")
+    var badStatus = good
+    badStatus[1] = 0
+    badStatus[2] = 0
+    #expect(HeadCoding.decode(badStatus) == nil)
+    var noTerminator = good
+    noTerminator.removeLast()
+    #expect(HeadCoding.decode(noTerminator) == nil)
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<500 {
+      var bytes = [UInt8](good)
+      bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+      _ = HeadCoding.decode(Data(bytes))
+    }
+  }
+
+  @Test func rowsInTheOlderFormAreStillRead() async throws {
+    let url = temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let store = try SQLiteCacheStore(url: url)
+    try await store.store(cached("https://a.test/old", bytes: 3_000, variant: ["accept": "text/plain"]))
+    try await store.pool.write { db in
+      try db.execute(
+        sql: "UPDATE entry SET headers = ?",
+        arguments: [Data(#"[["Cache-Control","max-age=600"],["ETag","\"old\""],["bad name",""]]"#.utf8)])
+    }
+    let entry = try #require(try await store.entries(for: "https://a.test/old").first)
+    #expect(entry.response.headerFields[.eTag] == "\"old\"")
+    #expect(entry.response.headerFields.count == 2)
+    #expect(entry.variant == ["accept": "text/plain"])
+    #expect(entry.body == cached("https://a.test/old", bytes: 3_000).body)
+  }
+
+  @Test func multiChunkBodiesAreReadWhole() async throws {
+    let url = temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let store = try SQLiteCacheStore(url: url, chunkSize: 1024)
+    for size in [0, 1, 1023, 1024, 1025, 5000] {
+      try await store.store(cached("https://a.test/\(size)", bytes: size))
+      let entry = try #require(try await store.entries(for: "https://a.test/\(size)").first)
+      #expect(entry.body == cached("k", bytes: size).body, "\(size) bytes")
+    }
+  }
+}
+
+@Suite struct SQLiteConcurrentReadTests {
+  /// An entry whose ETag names the byte every body byte is, so a head served with another write's body shows.
+  func versioned(_ key: String, version: UInt8, bytes: Int) -> CachedResponse {
+    CachedResponse(
+      key: key, variant: [:],
+      response: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600", .eTag: "\"\(version)\""]),
+      body: Data(repeating: version, count: bytes), requestTime: Date(), responseTime: Date())
+  }
+
+  @Test(arguments: [500, 5_000])
+  func readsDuringReplacementsSeeWholeEntries(bytes: Int) async throws {
+    let url = temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let store = try SQLiteCacheStore(url: url, chunkSize: 1024)
+    try await store.store(versioned("k", version: 0, bytes: bytes))
+    try await withThrowingTaskGroup(of: Int.self) { group in
+      group.addTask {
+        for version in 1...40 { try await store.store(versioned("k", version: UInt8(version), bytes: bytes)) }
+        return 0
+      }
+      for _ in 0..<2 {
+        group.addTask {
+          var checked = 0
+          for _ in 0..<200 {
+            for entry in try await store.entries(for: "k") {
+              let version = try #require(entry.body.first)
+              #expect(entry.body == Data(repeating: version, count: bytes))
+              #expect(entry.response.headerFields[.eTag] == "\"\(version)\"")
+              checked += 1
+            }
+          }
+          return checked
+        }
+      }
+      var reads = 0
+      for try await count in group { reads += count }
+      #expect(reads >= 400, "every read found the entry")
+    }
+  }
+}

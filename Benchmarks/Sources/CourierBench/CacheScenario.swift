@@ -5,21 +5,44 @@ import CourierSQLiteCache
 import Foundation
 import HTTPTypes
 
-/// Decoded 1 KB GETs answered by `CacheInterceptor` from memory or SQLite, next to the same GET going to nginx.
+/// 1 KB GETs answered by `CacheInterceptor` from memory or SQLite, next to the same GET going to nginx.
 ///
 /// The store is primed with `small.json` (fetched once, stored with `max-age=3600`), then `count` sequential calls
-/// go through the whole client: request building, the interceptor chain, the store lookup and JSON decoding.
+/// go through the whole client: request building, the interceptor chain, the store lookup and serving the stored
+/// response, then either JSON decoding into a ``Catalog`` (`decoded`) or handing the body on as `Data` (`data`, the
+/// cache's own cost).
 enum CacheScenario {
   enum Variant: String {
     case uncached, memory, sqlite
   }
 
-  static func run(_ variant: Variant, baseURL: URL, count: Int) async throws -> Measurement {
+  /// What each call returns.
+  enum Body: String {
+    /// The document decoded into a ``Catalog``.
+    case decoded
+    /// The body bytes (`Endpoint<Data>`), so the figure is the client's and the cache's cost alone.
+    case data
+  }
+
+  static func run(_ variant: Variant, body: Body, baseURL: URL, count: Int) async throws -> Measurement {
+    switch body {
+    case .decoded:
+      try await run(variant, endpoint: Endpoint<Catalog>.get("/small.json"), baseURL: baseURL, count: count)
+    case .data: try await run(variant, endpoint: Endpoint<Data>.get("/small.json"), baseURL: baseURL, count: count)
+    }
+  }
+
+  static func run<Value>(
+    _ variant: Variant,
+    endpoint: Endpoint<Value>,
+    baseURL: URL,
+    count: Int
+  ) async throws -> Measurement {
     let configuration = AsyncHTTPClientTransport.Configuration()
-    let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration.httpClientConfiguration)
+    let httpClient = HTTPClient(
+      eventLoopGroupProvider: .singleton, configuration: configuration.httpClientConfiguration)
     let transport = AsyncHTTPClientTransport(client: httpClient, configuration: configuration)
     let plain = APIClient(baseURL: baseURL) { $0.transport = transport }
-    let endpoint = Endpoint<Catalog>.get("/small.json")
     var directory: URL?
     let client: APIClient
     switch variant {

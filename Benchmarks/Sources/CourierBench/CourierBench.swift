@@ -10,7 +10,8 @@ import Foundation
 ///     courier-bench multipart ahc-raw|ahc-courier --base-url URL --file PATH
 ///     courier-bench download <variant> --base-url URL --size BYTES
 ///     courier-bench query raw|courier --count N
-///     courier-bench cache uncached|memory|sqlite --base-url URL --count N
+///     courier-bench cache uncached|memory|sqlite --base-url URL --count N [--body decoded|data]
+///     courier-bench decode catalog --count N           JSONDecoder alone on the 1 KB document
 ///
 /// Variants: urlsession-raw, urlsession-courier, ahc-raw, ahc-courier.
 @main
@@ -60,7 +61,13 @@ enum CourierBench {
       ).report()
     case "cache":
       let variant = try parse(CacheScenario.Variant.self, arguments[1])
-      try await CacheScenario.run(variant, baseURL: try options.url("base-url"), count: try options.int("count")).report()
+      let body = try parse(CacheScenario.Body.self, (try? options.string("body")) ?? "decoded")
+      try await CacheScenario.run(
+        variant, body: body, baseURL: try options.url("base-url"), count: try options.int("count")
+      ).report()
+    case "decode":
+      guard arguments[1] == "catalog" else { throw BenchmarkFailure("decode catalog --count N") }
+      try DecodeScenario.run(count: try options.int("count")).report()
     case "query":
       guard ["raw", "courier"].contains(arguments[1]) else { throw BenchmarkFailure("query raw|courier") }
       try QueryEncodingScenario.run(raw: arguments[1] == "raw", count: try options.int("count")).report()

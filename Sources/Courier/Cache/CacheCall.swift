@@ -24,10 +24,12 @@ struct CacheCall: Sendable {
       guard let entry else {
         throw CourierError(.notCached, "Nothing is cached for \(CacheInterceptor.key(for: request))", request: request)
       }
-      return serve(entry, status: Freshness(entry, now: now).isFresh ? .hit : .stale)
+      let freshness = Freshness(entry, now: now)
+      return serve(entry, status: freshness.isFresh ? .hit : .stale, age: freshness.age)
     case .returnCacheElseLoad:
       guard let entry else { return try await load(storing: true) }
-      return serve(entry, status: Freshness(entry, now: now).isFresh ? .hit : .stale)
+      let freshness = Freshness(entry, now: now)
+      return serve(entry, status: freshness.isFresh ? .hit : .stale, age: freshness.age)
     case .useProtocolRules, .offlineFallback, .reloadIgnoringCache:
       guard let entry else {
         if requestControl.onlyIfCached { return gatewayTimeout() }
@@ -44,14 +46,14 @@ struct CacheCall: Sendable {
     offlineFallback: Bool
   ) async throws -> (HTTPResponse, HTTPBody) {
     let responseControl = CacheControl(entry.response.headerFields)
-    let freshness = Freshness(entry, now: now)
+    let freshness = Freshness(entry, control: responseControl, now: now)
     let mayServeStale = !responseControl.mustRevalidate && !responseControl.noCache
     var acceptable = freshness.isFresh && !requestControl.noCache && !responseControl.noCache
     if acceptable, !(responseControl.immutable && freshness.isFresh) {
       if let maxAge = requestControl.maxAge, freshness.age > maxAge { acceptable = false }
     }
     if acceptable, let minFresh = requestControl.minFresh, freshness.remaining < minFresh { acceptable = false }
-    if acceptable { return serve(entry, status: .hit) }
+    if acceptable { return serve(entry, status: .hit, age: freshness.age) }
 
     if !freshness.isFresh, mayServeStale, !requestControl.noCache {
       if let maxStale = requestControl.maxStale, freshness.staleness <= maxStale {
@@ -151,10 +153,14 @@ struct CacheCall: Sendable {
     return nil
   }
 
-  private func serve(_ entry: CachedResponse, status: CacheStatus) -> (HTTPResponse, HTTPBody) {
+  /// Hands on `entry` with an `Age` field; `age` when the caller has just computed it.
+  private func serve(_ entry: CachedResponse, status: CacheStatus, age: TimeInterval? = nil) -> (HTTPResponse, HTTPBody)
+  {
     context.events.setCacheStatus(status)
     var response = entry.response
-    response.headerFields[.age] = String(Int(Freshness(entry, now: now).age))
+    let seconds = age ?? Freshness(entry, now: now).age
+    let capped = seconds.isNaN ? 0 : min(max(seconds, 0), 2_147_483_648)  // RFC 9111 §1.2.2's cap
+    response.headerFields[.age] = String(Int(capped))
     return (response, request.method == .head ? HTTPBody() : HTTPBody(entry.body))
   }
 

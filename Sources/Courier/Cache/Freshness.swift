@@ -18,33 +18,44 @@ struct Freshness: Sendable {
   static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
   init(_ entry: CachedResponse, now: Date) {
-    lifetime = Self.lifetime(of: entry.response, receivedAt: entry.responseTime)
-    age = Self.age(of: entry, now: now)
+    self.init(entry, control: CacheControl(entry.response.headerFields), now: now)
+  }
+
+  /// The freshness of `entry`, whose response's `Cache-Control` the caller has already parsed into `control`.
+  init(_ entry: CachedResponse, control: CacheControl, now: Date) {
+    let fields = entry.response.headerFields
+    let date = fields[.date].flatMap { HTTPDate.parse($0) } ?? entry.responseTime
+    lifetime = Self.lifetime(of: entry.response, control: control, date: date)
+    age = Self.age(of: entry, date: date, now: now)
   }
 
   /// max-age, else Expires − Date, else 10% of Date − Last-Modified for heuristically cacheable statuses (at most a day).
   static func lifetime(of response: HTTPResponse, receivedAt responseTime: Date) -> TimeInterval {
-    let fields = response.headerFields
-    let control = CacheControl(fields)
+    let date = response.headerFields[.date].flatMap { HTTPDate.parse($0) } ?? responseTime
+    return lifetime(of: response, control: CacheControl(response.headerFields), date: date)
+  }
+
+  /// The lifetime given the parsed `Cache-Control` and the response's `Date` (or its arrival time).
+  static func lifetime(of response: HTTPResponse, control: CacheControl, date: Date) -> TimeInterval {
     if let maxAge = control.maxAge { return maxAge }
-    let date = fields[.date].flatMap(HTTPDate.parse) ?? responseTime
+    let fields = response.headerFields
     if let expires = fields[.expires] {
       guard let expiry = HTTPDate.parse(expires) else { return 0 }  // an invalid Expires means "already expired"
       return max(0, expiry.timeIntervalSince(date))
     }
     if heuristicallyCacheable.contains(response.status.code),
-      let modified = fields[.lastModified].flatMap(HTTPDate.parse)
+      let modified = fields[.lastModified].flatMap({ HTTPDate.parse($0) })
     {
       return min(max(0, date.timeIntervalSince(modified) / 10), 86_400)
     }
     return 0
   }
 
-  /// The current age: corrected initial age plus resident time.
-  static func age(of entry: CachedResponse, now: Date) -> TimeInterval {
+  /// The current age (corrected initial age plus resident time), given the response's `Date` (or its arrival time).
+  static func age(of entry: CachedResponse, date: Date, now: Date) -> TimeInterval {
     let fields = entry.response.headerFields
-    let date = fields[.date].flatMap(HTTPDate.parse) ?? entry.responseTime
-    let ageValue = fields[.age].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+    let parsedAge = fields[.age].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
+    let ageValue = parsedAge.map { $0.isFinite ? max(0, $0) : 0 } ?? 0
     let apparentAge = max(0, entry.responseTime.timeIntervalSince(date))
     let responseDelay = max(0, entry.responseTime.timeIntervalSince(entry.requestTime))
     let correctedInitialAge = max(apparentAge, ageValue + responseDelay)

@@ -25,7 +25,7 @@ extension APIClient {
     if progress?.download != nil { context.transportOptions.streamsResponseBody = true }
     do {
       let (request, body) = try makeRequest(endpoint)
-      context.events.send(.started(callID: context.callID, request: request))
+      if context.events.handler != nil { context.events.send(.started(callID: context.callID, request: request)) }
       let (response, data) = try await transfer(
         request, body: body?.reporting(to: progress?.upload), context: context,
         innerInterceptors: endpoint.innerInterceptors, progress: progress)
@@ -169,17 +169,9 @@ extension APIClient {
     context: RequestContext,
     innerInterceptors: [any Interceptor] = []
   ) async throws -> (HTTPResponse, HTTPBody) {
-    let transport = configuration.transport
-    let chain = (configuration.interceptors + innerInterceptors).chain { request, body, context in
-      if case .known(let length) = body?.length {
-        context.events.countAttempt(bytes: length)
-      } else {
-        context.events.countAttempt(bytes: 0)
-      }
-      let (response, responseBody) = try await transport.send(request, body: body, options: context.transportOptions)
-      context.events.send(.responseReceived(callID: context.callID, response: response, attempt: context.attempt))
-      return (response, responseBody)
-    }
+    let chain =
+      innerInterceptors.isEmpty
+      ? self.chain : Self.chain(configuration.interceptors + innerInterceptors, transport: configuration.transport)
     do {
       try Task.checkCancellation()
       return try await chain(request, body, context)
@@ -205,7 +197,7 @@ extension APIClient {
     error: CourierError?
   ) {
     guard configuration.eventHandler != nil else { return }
-    let counters = context.events.counters.withLock { $0 }
+    let counters = context.events.counters
     let metrics = CallMetrics(
       duration: started.elapsed(),
       bytesSent: counters.bytesSent,

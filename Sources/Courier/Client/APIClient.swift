@@ -18,6 +18,8 @@ public final class APIClient: Sendable {
   let baseTarget: Result<RequestTarget, CourierError>?
   let defaultFields: HTTPFields
   let callCounter = Locked<UInt64>(0)
+  /// The configured interceptors in front of the transport, composed once.
+  let chain: InterceptorNext
 
   /// Creates a client with a full configuration.
   public init(configuration: Configuration) {
@@ -33,6 +35,7 @@ public final class APIClient: Sendable {
       fields.append(field)
     }
     defaultFields = fields
+    chain = Self.chain(configuration.interceptors, transport: configuration.transport)
   }
 
   /// Creates a client for `baseURL`, letting you adjust the rest of the configuration.

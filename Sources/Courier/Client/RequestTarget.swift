@@ -35,6 +35,9 @@ struct RequestTarget: Sendable, Hashable {
 
   /// Joins `base` and an endpoint's `path` (or takes `path` whole when it is an absolute URL), then appends the
   /// already percent-encoded `query`.
+  ///
+  /// Runs on every request, so it works on UTF-8 bytes and returns the endpoint's own strings when they need no
+  /// escaping, without Foundation's URL types.
   init(base: RequestTarget?, path endpointPath: String, query: String) throws {
     if Self.isAbsolute(endpointPath) {
       guard let url = URL(string: endpointPath) else {
@@ -46,10 +49,12 @@ struct RequestTarget: Sendable, Hashable {
         throw CourierError(.invalidURL, "The path \"\(endpointPath)\" is relative and no base URL is configured")
       }
       self = base
-      let parts = endpointPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-      path = Self.join(base.path, Self.percentEncode(String(parts[0]), keeping: Self.isPathCharacter))
-      if parts.count == 2, !parts[1].isEmpty {
-        let inline = Self.percentEncode(String(parts[1]), keeping: Self.isQueryCharacter)
+      let utf8 = endpointPath.utf8
+      let mark = utf8.firstIndex(of: UInt8(ascii: "?"))
+      path = Self.join(
+        base.path, Self.percentEncode(endpointPath[..<(mark ?? utf8.endIndex)], keeping: Self.isPathCharacter))
+      if let mark, utf8.index(after: mark) < utf8.endIndex {
+        let inline = Self.percentEncode(endpointPath[utf8.index(after: mark)...], keeping: Self.isQueryCharacter)
         self.query = self.query.map { $0.isEmpty ? inline : "\($0)&\(inline)" } ?? inline
       }
     }
@@ -60,42 +65,86 @@ struct RequestTarget: Sendable, Hashable {
 
   /// `scheme://` at the start of the path marks an absolute URL.
   static func isAbsolute(_ path: String) -> Bool {
-    guard let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://") else { return false }
-    let scheme = path[..<colon]
-    return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
+    let utf8 = path.utf8
+    guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon > utf8.startIndex,
+      utf8[colon...].starts(with: "://".utf8)
+    else { return false }
+    return utf8[..<colon].allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+        return true
+      default:
+        return false
+      }
+    }
   }
 
   /// Joins two encoded paths with exactly one slash between them.
   static func join(_ basePath: String, _ path: String) -> String {
-    var base = Substring(basePath)
-    while base.hasSuffix("/") { base.removeLast() }
-    var relative = Substring(path)
-    while relative.hasPrefix("/") { relative.removeFirst() }
-    if path.isEmpty { return base.isEmpty ? "/" : String(base) }
-    return "\(base)/\(relative)"
+    let slash = UInt8(ascii: "/")
+    let baseBytes = basePath.utf8
+    var baseEnd = baseBytes.endIndex
+    while baseEnd > baseBytes.startIndex, baseBytes[baseBytes.index(before: baseEnd)] == slash {
+      baseEnd = baseBytes.index(before: baseEnd)
+    }
+    if path.isEmpty { return baseEnd == baseBytes.startIndex ? "/" : String(basePath[..<baseEnd]) }
+    let bytes = path.utf8
+    var start = bytes.startIndex
+    while start < bytes.endIndex, bytes[start] == slash { start = bytes.index(after: start) }
+    if baseEnd == baseBytes.startIndex, start == bytes.index(after: bytes.startIndex) { return path }
+    var joined = String(basePath[..<baseEnd])
+    joined.reserveCapacity(baseBytes.count + bytes.count + 1)
+    joined += "/"
+    joined += path[start...]
+    return joined
   }
 
-  /// Percent-encodes what `keeping` does not allow, keeping valid `%XX` escapes.
-  static func percentEncode(_ path: String, keeping allowed: (UInt8) -> Bool) -> String {
-    let bytes = Array(path.utf8)
-    var result = [UInt8]()
-    result.reserveCapacity(bytes.count)
-    var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "%"), index + 2 < bytes.count, bytes[index + 1].isHexDigit, bytes[index + 2].isHexDigit {
-        result += bytes[index...(index + 2)]
-        index += 3
-        continue
+  /// Percent-encodes what `keeping` does not allow, keeping valid `%XX` escapes; the text itself when nothing needs
+  /// escaping.
+  static func percentEncode(_ text: Substring, keeping allowed: (UInt8) -> Bool) -> String {
+    var text = text
+    return text.withUTF8 { bytes in
+      var clean = true
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        if allowed(byte) {
+          index += 1
+        } else if Self.isEscape(bytes, at: index) {
+          index += 3
+        } else {
+          clean = false
+          break
+        }
       }
-      if allowed(byte) {
-        result.append(byte)
-      } else {
-        result += Array("%\(String(byte, radix: 16, uppercase: true).leftPadded)".utf8)
+      if clean { return String(decoding: bytes, as: UTF8.self) }
+      let hex = Array("0123456789ABCDEF".utf8)
+      var result = [UInt8]()
+      result.reserveCapacity(bytes.count + 16)
+      index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        if Self.isEscape(bytes, at: index) {
+          result += bytes[index..<(index + 3)]
+          index += 3
+          continue
+        }
+        if allowed(byte) {
+          result.append(byte)
+        } else {
+          result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+        }
+        index += 1
       }
-      index += 1
+      return String(decoding: result, as: UTF8.self)
     }
-    return String(decoding: result, as: UTF8.self)
+  }
+
+  /// Whether a valid `%XX` escape starts at `index`.
+  private static func isEscape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+    bytes[index] == UInt8(ascii: "%") && index + 2 < bytes.count && bytes[index + 1].isHexDigit
+      && bytes[index + 2].isHexDigit
   }
 }
 
@@ -104,7 +153,12 @@ extension RequestTarget {
   static func isPathCharacter(_ byte: UInt8) -> Bool {
     switch byte {
     case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: return true
-    default: return "-._~!$&'()*+,;=:@/".utf8.contains(byte)
+    case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+      UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+      UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+      UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
+      return true
+    default: return false
     }
   }
 
@@ -118,8 +172,4 @@ extension UInt8 {
   fileprivate var isHexDigit: Bool {
     (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
   }
-}
-
-extension String {
-  fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
 }

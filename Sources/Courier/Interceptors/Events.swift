@@ -31,24 +31,32 @@ public struct CallMetrics: Sendable, Hashable {
 
 /// Where a call reports its ``CourierEvent``s: the client's observer, if any.
 public struct EventSink: Sendable {
+  /// What a call records as it goes, behind one lock (a sink is made for every call).
+  struct State {
+    var attempts = 0
+    var bytesSent: Int64 = 0
+    var cacheStatus: CacheStatus?
+  }
+
   let handler: (@Sendable (CourierEvent) -> Void)?
-  let counters: Locked<(attempts: Int, bytesSent: Int64)>
-  let cache: Locked<CacheStatus?>
+  let state: Locked<State>
 
   /// A sink that reports to `handler`.
   public init(_ handler: (@Sendable (CourierEvent) -> Void)? = nil) {
     self.handler = handler
-    counters = Locked((0, 0))
-    cache = Locked(nil)
+    state = Locked(State())
   }
 
   /// Records where the call's response came from; ``Response/cacheStatus`` reports it.
   public func setCacheStatus(_ status: CacheStatus) {
-    cache.withLock { $0 = status }
+    state.withLock { $0.cacheStatus = status }
   }
 
   /// Where the call's response came from, when a cache took part.
-  public var cacheStatus: CacheStatus? { cache.withLock { $0 } }
+  public var cacheStatus: CacheStatus? { state.withLock { $0.cacheStatus } }
+
+  /// The attempts made so far and the request body bytes they handed to the transport.
+  var counters: (attempts: Int, bytesSent: Int64) { state.withLock { ($0.attempts, $0.bytesSent) } }
 
   /// Reports `event`.
   public func send(_ event: CourierEvent) {
@@ -56,7 +64,7 @@ public struct EventSink: Sendable {
   }
 
   func countAttempt(bytes: Int64) {
-    counters.withLock {
+    state.withLock {
       $0.attempts += 1
       $0.bytesSent += bytes
     }

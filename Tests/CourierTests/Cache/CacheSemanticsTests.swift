@@ -481,3 +481,69 @@ import Testing
     #expect(await store.totalBytes == 0)
   }
 }
+
+@Suite struct CacheControlDirectiveTests {
+  @Test func readsEveryDirective() {
+    let control = CacheControl(
+      parsing: "max-age=1, s-maxage=2, max-stale=3, min-fresh=4, no-cache, no-store, proxy-revalidate, private, "
+        + "public, immutable, only-if-cached, stale-while-revalidate=5, stale-if-error=6")
+    #expect(control.maxAge == 1)
+    #expect(control.sharedMaxAge == 2)
+    #expect(control.maxStale == 3)
+    #expect(control.minFresh == 4)
+    #expect(control.noCache && control.noStore && control.mustRevalidate && control.isPrivate && control.isPublic)
+    #expect(control.immutable && control.onlyIfCached)
+    #expect(control.staleWhileRevalidate == 5)
+    #expect(control.staleIfError == 6)
+  }
+
+  @Test func toleratesSpacingQuotingAndJunk() {
+    #expect(CacheControl(parsing: " \tMAX-AGE = \"60\" ,, ,").maxAge == 60)
+    #expect(CacheControl(parsing: "max-age=+7").maxAge == 7)
+    #expect(CacheControl(parsing: "max-age=60, max-age=oops").maxAge == 60, "a bad value keeps the earlier one")
+    #expect(CacheControl(parsing: "max-age=99999999999999999999999").maxAge == nil)
+    #expect(CacheControl(parsing: "max-age=").maxAge == nil)
+    #expect(CacheControl(parsing: "max-age=1.5").maxAge == nil)
+    #expect(CacheControl(parsing: "max-agex=5, xmax-age=5, =5, max-age 5").maxAge == nil)
+    #expect(CacheControl(parsing: #"private="a, max-age=9", no-store"#).maxAge == nil, "commas inside quotes")
+    #expect(CacheControl(parsing: #"private="a, max-age=9", no-store"#).noStore)
+    #expect(CacheControl(parsing: "máx-age=5, ñ, \u{0}").maxAge == nil)
+    #expect(CacheControl(parsing: "max-stale=").maxStale == nil)
+    #expect(CacheControl(parsing: "\"").maxAge == nil)
+  }
+
+  @Test func readsEveryFieldLine() {
+    let fields: HTTPFields = [.cacheControl: "max-age=5", .cacheControl: "no-cache"]
+    let control = CacheControl(fields)
+    #expect(control.maxAge == 5)
+    #expect(control.noCache)
+  }
+}
+
+@Suite struct FreshnessTests {
+  func entry(_ fields: HTTPFields, status: HTTPResponse.Status = .ok, received: TimeInterval = 1_000) -> CachedResponse
+  {
+    CachedResponse(
+      key: "k", variant: [:], response: HTTPResponse(status: status, headerFields: fields), body: Data(),
+      requestTime: Date(timeIntervalSince1970: received), responseTime: Date(timeIntervalSince1970: received))
+  }
+
+  @Test func lifetimeFromExpiresDateAndLastModified() {
+    let now = Date(timeIntervalSince1970: 1_000)
+    let expires = entry([.date: HTTPDate.format(now), .expires: HTTPDate.format(now.addingTimeInterval(90))])
+    #expect(Freshness(expires, now: now).lifetime == 90)
+    let heuristic = entry([.date: HTTPDate.format(now), .lastModified: HTTPDate.format(now.addingTimeInterval(-500))])
+    #expect(Freshness(heuristic, now: now).lifetime == 50)
+    let badDate = entry([.date: "yesterday", .expires: HTTPDate.format(now.addingTimeInterval(30))])
+    #expect(Freshness(badDate, now: now).lifetime == 30, "an invalid Date falls back to the arrival time")
+    #expect(Freshness(entry([.expires: "soon"]), now: now).lifetime == 0)
+  }
+
+  @Test func ageSurvivesNonsense() {
+    let now = Date(timeIntervalSince1970: 1_010)
+    #expect(Freshness(entry([.age: "inf"]), now: now).age == 10)
+    #expect(Freshness(entry([.age: "nan"]), now: now).age == 10)
+    #expect(Freshness(entry([.age: "-50"]), now: now).age == 10)
+    #expect(Freshness(entry([.age: " 5 "]), now: now).age == 15)
+  }
+}

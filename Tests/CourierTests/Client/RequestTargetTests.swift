@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import Courier
+
+/// The byte-level pieces of ``RequestTarget`` that run on every request.
+@Suite struct RequestTargetTests {
+  let base = try! RequestTarget(url: URL(string: "https://api.example.com/v1?key=k")!)
+
+  @Test func joinsAndKeepsTheBaseQuery() throws {
+    let target = try RequestTarget(base: base, path: "/users/me", query: "page=2")
+    #expect(target.scheme == "https")
+    #expect(target.authority == "api.example.com")
+    #expect(target.path == "/v1/users/me")
+    #expect(target.pathAndQuery == "/v1/users/me?key=k&page=2")
+    let inline = try RequestTarget(base: base, path: "/search?q=a b", query: "")
+    #expect(inline.pathAndQuery == "/v1/search?key=k&q=a%20b")
+  }
+
+  @Test(arguments: [
+    ("/plain/path", "/plain/path"), ("", ""), ("/a b", "/a%20b"), ("/%41%7e", "/%41%7e"), ("/%4", "/%254"),
+    ("/%zz", "/%25zz"), ("/%", "/%25"), ("/é", "/%C3%A9"), ("/a?b", "/a%3Fb"), ("/\u{0}", "/%00"),
+    ("/a%2", "/a%252"), ("/~!$&'()*+,;=:@", "/~!$&'()*+,;=:@"), ("/[x]", "/%5Bx%5D"),
+  ])
+  func percentEncodesOnlyWhatAPathCannotHold(path: String, expected: String) {
+    #expect(RequestTarget.percentEncode(Substring(path), keeping: RequestTarget.isPathCharacter) == expected)
+  }
+
+  @Test func queriesMayHoldQuestionMarks() {
+    #expect(RequestTarget.percentEncode("a?b=c d", keeping: RequestTarget.isQueryCharacter) == "a?b=c%20d")
+  }
+
+  @Test(arguments: [
+    ("", "", "/"), ("/", "", "/"), ("", "/a", "/a"), ("", "a", "/a"), ("/v1", "/a", "/v1/a"), ("/v1/", "a/", "/v1/a/"),
+    ("/v1//", "//a", "/v1/a"), ("/v1", "", "/v1"), ("/v1/", "", "/v1"), ("", "/", "/"), ("/v1", "/", "/v1/"),
+    ("", "//", "/"),
+  ])
+  func joinsWithOneSlash(base: String, path: String, expected: String) {
+    #expect(RequestTarget.join(base, path) == expected)
+  }
+
+  @Test(arguments: [
+    ("https://x.test/a", true), ("HTTP://x.test", true), ("a+b-c.d://x", true), ("://x", false), ("/a://b", false),
+    ("/path", false), ("mailto:x", false), ("é://x", false), ("", false), (":", false), ("a:/", false),
+  ])
+  func recognisesAbsoluteURLs(path: String, absolute: Bool) {
+    #expect(RequestTarget.isAbsolute(path) == absolute)
+  }
+}
