@@ -74,10 +74,9 @@ public final class URLSessionTransport: HTTPTransport {
     body: HTTPBody?,
     options: TransportOptions
   ) async throws -> (HTTPResponse, HTTPBody) {
-    guard var urlRequest = URLRequest(httpRequest: request) else {
+    guard var urlRequest = Self.urlRequest(for: request, timeout: options.timeout) else {
       throw CourierError(.invalidURL, "The request has no usable URL", request: request)
     }
-    urlRequest.timeoutInterval = options.timeout
     let buffered = body.map { $0.bufferedData != nil && $0.progress == nil } ?? true
     if let delegate, options.streamsResponseBody || !buffered {
       return try await StreamingCall(session: session, delegate: delegate, request: request)
@@ -88,14 +87,6 @@ public final class URLSessionTransport: HTTPTransport {
     }
     let (data, urlResponse) = try await perform(urlRequest, request: request)
     return (try Self.head(of: urlResponse, request: request), HTTPBody(data))
-  }
-
-  /// The response head, or a typed error when the response is not HTTP.
-  static func head(of urlResponse: URLResponse, request: HTTPRequest) throws -> HTTPResponse {
-    guard let httpURLResponse = urlResponse as? HTTPURLResponse, let response = httpURLResponse.httpResponse else {
-      throw CourierError(.transport, "The server's response is not an HTTP response", request: request)
-    }
-    return response
   }
 
   private func perform(_ urlRequest: URLRequest, request: HTTPRequest) async throws -> (Data, URLResponse) {
