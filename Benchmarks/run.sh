@@ -191,6 +191,9 @@ pair upload-multipart-ahc "$LARGE_MIB MiB multipart upload, streamed — AsyncHT
 pair upload-urlsession "$LARGE_MIB MiB file upload — URLSession" "$ROUNDS" \
   upload urlsession-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
   upload urlsession-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
+pair upload-multipart-urlsession "$LARGE_MIB MiB multipart upload — URLSession" "$ROUNDS" \
+  multipart urlsession-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
+  multipart urlsession-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
 pair download-ahc "$LARGE_MIB MiB download, streamed — AsyncHTTPClient" "$ROUNDS" \
   download ahc-raw --base-url "$BASE_URL" --size "$LARGE_BYTES" -- \
   download ahc-courier --base-url "$BASE_URL" --size "$LARGE_BYTES"
@@ -258,11 +261,11 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo "- **Upload**: \`PUT\` of the file to nginx's WebDAV module, which answers once the whole body has arrived."
   echo "  Raw AsyncHTTPClient streams 1 MiB \`ByteBuffer\`s read from the file; Courier sends \`.body(.file(_:))\`"
   echo "  (256 KiB \`Data\` chunks, its default) through \`APIClient.send\`. Multipart: a hand-written preamble, the file's buffers and the closing boundary against"
-  echo "  \`MultipartFormData.append(fileAt:)\`. Raw URLSession uses \`upload(for:fromFile:)\`;"
-  echo "  \`URLSessionTransport\` collects a streamed body into memory before sending, which its peak RSS shows."
-  echo "- **Download**: raw AsyncHTTPClient reads the response body buffer by buffer; Courier reads the"
-  echo "  transport's streamed \`HTTPBody\`. Raw URLSession counts bytes in a data delegate; \`URLSessionTransport\`"
-  echo "  buffers the whole response today, which its peak RSS shows."
+  echo "  \`MultipartFormData.append(fileAt:)\`. Raw URLSession uses \`upload(for:fromFile:)\` (for multipart, of a form"
+  echo "  file it writes first, as URLSession on Linux has no streamed body); \`URLSessionTransport\` uploads a file"
+  echo "  body from its file and writes any other streamed body (the multipart form) to a temporary file first."
+  echo "- **Download**: raw AsyncHTTPClient reads the response body buffer by buffer; raw URLSession counts bytes in"
+  echo "  a data delegate; Courier reads the streamed body of \`APIClient.stream\` over each transport."
   echo "- **Query encoding**: 100 hand-written \`URLQueryItem\`s percent-encoded by \`URLComponents\` against"
   echo "  \`URLQueryEncoder.percentEncodedString(_:)\` of the \`Encodable\` struct."
   echo "- **Noise**: on two shared cores a run's GET rate moves by 10–20% from one process to the next, more than"

@@ -7,7 +7,7 @@ import Foundation
 ///     courier-bench fixtures <dir>                      writes small.json into <dir>
 ///     courier-bench get <variant> --base-url URL --count N [--concurrency C]
 ///     courier-bench upload <variant> --base-url URL --file PATH
-///     courier-bench multipart ahc-raw|ahc-courier --base-url URL --file PATH
+///     courier-bench multipart ahc-raw|ahc-courier|urlsession-raw|urlsession-courier --base-url URL --file PATH
 ///     courier-bench download <variant> --base-url URL --size BYTES
 ///     courier-bench query raw|courier --count N
 ///     courier-bench cache uncached|memory|sqlite --base-url URL --count N [--body decoded|data]

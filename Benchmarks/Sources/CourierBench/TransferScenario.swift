@@ -21,11 +21,10 @@ enum TransferVariant: String, CaseIterable {
 /// arrived), or downloads the large file and counts its bytes without keeping them.
 ///
 /// - Raw AsyncHTTPClient streams the file as `ByteBuffer`s and reads the response body buffer by buffer.
-/// - Courier over AsyncHTTPClient uploads through `APIClient.send` with `.body(.file(_:))` (a streamed file
-///   body), and downloads through the transport's streamed response body.
-/// - Raw URLSession uploads with `upload(for:fromFile:)` and downloads through a data delegate that counts bytes.
-/// - Courier over URLSession goes through the same APIs, but `URLSessionTransport` collects request and response
-///   bodies in memory today, which the peak RSS shows.
+/// - Courier uploads through `APIClient.send` with `.body(.file(_:))` (a streamed file body) and downloads through
+///   `APIClient.stream`, counting the chunks of the streamed body.
+/// - Raw URLSession uploads with `upload(for:fromFile:)` and downloads through a data delegate that counts bytes;
+///   `URLSessionTransport` uploads a file body from its file and streams the response through its task's delegate.
 enum TransferScenario {
   static let chunkSize = 1 << 20
   static let timeout: TimeInterval = 3600
@@ -142,19 +141,37 @@ enum TransferScenario {
         try await client.send(
           Endpoint<Empty>.put(url.absoluteString).body(.multipart(form)).expect(.created, .noContent).timeout(timeout))
       }
-    default:
-      throw BenchmarkFailure("multipart uploads are measured over AsyncHTTPClient only")
+    case .rawURLSession:
+      // Without a streamed body on Linux, a raw URLSession client writes the form to a file and uploads that.
+      let form = FileManager.default.temporaryDirectory.appendingPathComponent("bench-form-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: form) }
+      try writeMultipartFile(at: form, boundary: boundary, file: file)
+      let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
+      var request = URLRequest(url: url)
+      request.httpMethod = "PUT"
+      request.timeoutInterval = timeout
+      request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+      let (_, response) = try await session.upload(for: request, fromFile: form)
+      let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+      guard status == 201 || status == 204 else { throw BenchmarkFailure("status \(status)") }
+      session.finishTasksAndInvalidate()
+    case .courierURLSession:
+      let client = APIClient(baseURL: nil) { $0.transport = URLSessionTransport() }
+      var form = MultipartFormData(boundary: boundary)
+      form.append(
+        fileAt: URL(fileURLWithPath: file), name: "file", fileName: "large.bin", mimeType: "application/octet-stream")
+      try await client.send(
+        Endpoint<Empty>.put(url.absoluteString).body(.multipart(form)).expect(.created, .noContent).timeout(timeout))
     }
     let seconds = secondsSince(start)
     return Measurement(value: Double(size) / seconds / 1e6, unit: "MB/s", operations: 1, seconds: seconds)
   }
 
   private static func courierDownload(over transport: any HTTPTransport, url: URL) async throws -> Int64 {
-    let request = try APIClient(baseURL: nil).request(for: Endpoint<Data>.get(url.absoluteString))
-    let (response, body) = try await transport.send(request, body: nil, options: TransportOptions(timeout: timeout))
-    guard response.status == .ok else { throw BenchmarkFailure("status \(response.status)") }
+    let client = APIClient(baseURL: nil) { $0.transport = transport }
+    let stream = try await client.stream(Endpoint<Data>.get(url.absoluteString).timeout(timeout))
     var count: Int64 = 0
-    for try await chunk in body { count += Int64(chunk.count) }
+    for try await chunk in stream.body { count += Int64(chunk.count) }
     return count
   }
 
@@ -172,6 +189,23 @@ enum TransferScenario {
       try? await httpClient.shutdown()
       throw error
     }
+  }
+
+  /// Writes a one-part `multipart/form-data` body around the file, a chunk at a time.
+  private static func writeMultipartFile(at form: URL, boundary: String, file: String) throws {
+    guard FileManager.default.createFile(atPath: form.path, contents: nil) else {
+      throw BenchmarkFailure("cannot create \(form.path)")
+    }
+    let output = try FileHandle(forWritingTo: form)
+    defer { try? output.close() }
+    let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+    defer { try? input.close() }
+    try output.write(
+      contentsOf: Data(
+        ("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"large.bin\"\r\n"
+          + "Content-Type: application/octet-stream\r\n\r\n").utf8))
+    while let chunk = try input.read(upToCount: chunkSize), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+    try output.write(contentsOf: Data("\r\n--\(boundary)--\r\n".utf8))
   }
 
   static func fileSize(_ path: String) throws -> Int64 {
