@@ -68,7 +68,7 @@ extension APIClient {
       } catch let error as CourierError where Self.resumable(error) && attempts < options.maxAttempts {
         continue
       } catch let error as CourierError {
-        if !options.resumes || !files.hasValidator { try? files.discardPartial() }
+        if !options.resumes || !files.hasValidator { files.remove() }
         throw error
       }
     }
@@ -77,7 +77,7 @@ extension APIClient {
     if let expected = options.sha256 {
       let actual = try files.sha256()
       guard actual == expected.lowercased() else {
-        try? files.discardPartial()
+        files.remove()
         throw CourierError(
           .integrity, "The download's SHA-256 is \(actual), not the expected \(expected.lowercased())",
           request: request, response: lastResponse)

@@ -60,6 +60,13 @@ final class DownloadFiles {
     }
   }
 
+  /// Deletes the partial file and its state: the download cannot be resumed.
+  func remove() {
+    try? FileManager.default.removeItem(at: partial)
+    try? FileManager.default.removeItem(at: state)
+    hasValidator = false
+  }
+
   /// Saves the validator of `response` (a strong `ETag`, else `Last-Modified`) so the download can be resumed.
   func remember(_ response: HTTPResponse, total: Int64?) throws {
     self.total = total

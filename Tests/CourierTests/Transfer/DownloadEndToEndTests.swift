@@ -140,7 +140,7 @@ import Testing
       #expect(error?.kind == .integrity)
       #expect(error?.detail.contains("SHA-256") == true)
       #expect(!FileManager.default.fileExists(atPath: destination.path))
-      #expect(!FileManager.default.fileExists(atPath: destination.path + ".part.json"))
+      #expect(Self.leftovers(destination).isEmpty)
     }
   }
 
@@ -170,6 +170,7 @@ import Testing
       #expect(error?.status == .badRequest)
       #expect(error?.serverError != nil)
       #expect(!FileManager.default.fileExists(atPath: destination.path))
+      #expect(Self.leftovers(destination).isEmpty, "nothing to resume is left behind")
     }
   }
 }
