@@ -11,10 +11,12 @@ enum ResponseDecoding {
     custom: (@Sendable (Data, HTTPResponse, JSONDecoder) throws -> Value)?
   ) throws -> Value {
     if let custom { return try custom(data, response, decoder) }
-    if let empty = Empty() as? Value { return empty }
-    if let raw = data as? Value { return raw }
-    if let rawType = Value.self as? any RawResponseDecodable.Type,
-      let value = try rawType.init(body: data, response: response) as? Value
+    // Metatype comparisons first: they cost a pointer compare, where a failed cast or conformance lookup costs
+    // thousands of instructions on every decoded call.
+    if Value.self == Empty.self, let empty = Empty() as? Value { return empty }
+    if Value.self == Data.self, let raw = data as? Value { return raw }
+    if Value.self == BinaryContent.self,
+      let value = BinaryContent(body: data, response: response) as? Value
     {
       return value
     }

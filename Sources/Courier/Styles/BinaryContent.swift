@@ -39,12 +39,8 @@ extension BinaryContent: Decodable {
   }
 }
 
-/// A response value made from the raw body and the response head instead of JSON.
-protocol RawResponseDecodable {
-  init(body: Data, response: HTTPResponse) throws
-}
-
-extension BinaryContent: RawResponseDecodable {
+extension BinaryContent {
+  /// The value made from the raw body and the response head instead of JSON.
   init(body: Data, response: HTTPResponse) {
     self.init(data: body, contentType: response.headerFields[.contentType])
   }
