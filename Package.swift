@@ -10,6 +10,7 @@ let package = Package(
   platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
   products: [
     .library(name: "Courier", targets: ["Courier"]),
+    .library(name: "CourierStyles", targets: ["CourierStyles"]),
     .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
     .library(name: "CourierTesting", targets: ["CourierTesting"]),
     .library(name: "CourierSQLiteCache", targets: ["CourierSQLiteCache"]),
@@ -39,6 +40,14 @@ let package = Package(
         .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "CourierStyles",
+      dependencies: [
+        "Courier",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       swiftSettings: swiftSettings
     ),
@@ -97,6 +106,7 @@ let package = Package(
       name: "courier-demo",
       dependencies: [
         "Courier",
+        "CourierStyles",
         "CourierAsyncHTTPClient",
         "CourierDemoServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -105,7 +115,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CourierTests",
-      dependencies: ["Courier", "CourierAsyncHTTPClient", "CourierTesting", "CourierDemoServer"],
+      dependencies: ["Courier", "CourierStyles", "CourierAsyncHTTPClient", "CourierTesting", "CourierDemoServer"],
       swiftSettings: swiftSettings
     ),
     .executableTarget(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Courier
 import CourierAsyncHTTPClient
 import CourierDemoServer
+import CourierStyles
 import Foundation
 
 /// `courier-demo`: the tour of Courier against the demo API, or the demo API on its own.

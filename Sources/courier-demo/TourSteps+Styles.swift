@@ -1,4 +1,5 @@
 import Courier
+import CourierStyles
 import Foundation
 import HTTPTypes
 
@@ -100,7 +101,7 @@ private struct StyleGreetingResource: APIResource {
   var path: String { "/text" }
 }
 
-private enum StyleShopAPI: EndpointConvertible {
+private enum StyleShopAPI: TargetType {
   case products(category: String, page: Int)
   case slow(milliseconds: Int)
 

@@ -45,7 +45,7 @@ public struct AuthInterceptor: Interceptor {
     context: RequestContext,
     next: Next
   ) async throws -> (HTTPResponse, HTTPBody) {
-    guard context.options.requiresAuthentication, !context.options.isTokenRefresh else {
+    guard context[AuthenticationKey.self] == .required else {
       return try await next(request, body, context)
     }
     guard let token = try await coordinator.credentials() else {

@@ -77,6 +77,8 @@ struct CacheCall: Sendable {
     guard cache.refreshing.withLock({ $0.insert(key).inserted }) else { return }
     var detached = context
     detached.events = EventSink()
+    detached.attributes.removeValue(for: TransportStartKey.self)
+    detached.attributes.removeValue(for: TransferReportersKey.self)
     let background = CacheCall(cache: cache, request: request, body: body, context: detached, next: next)
     Task {
       _ = try? await background.revalidate(entry, fallback: nil)
@@ -128,11 +130,11 @@ struct CacheCall: Sendable {
     requestTime: Date,
     storing: Bool
   ) async throws -> (HTTPResponse, HTTPBody) {
-    context.events.setCacheStatus(.miss)
+    let marked = CacheStatus.miss.marking(response)
     guard storing, let variant = Self.storableVariant(request: request, response: response) else {
-      return (response, responseBody)
+      return (marked, responseBody)
     }
-    if case .known(let length) = responseBody.length, length > cache.maxEntrySize { return (response, responseBody) }
+    if case .known(let length) = responseBody.length, length > cache.maxEntrySize { return (marked, responseBody) }
     let data = try await responseBody.collect()
     if data.count <= cache.maxEntrySize {
       let entry = CachedResponse(
@@ -140,7 +142,7 @@ struct CacheCall: Sendable {
         requestTime: requestTime, responseTime: now)
       try? await store.store(entry)
     }
-    return (response, HTTPBody(data))
+    return (marked, HTTPBody(data))
   }
 
   private func storedEntry() async -> CachedResponse? {
@@ -156,8 +158,7 @@ struct CacheCall: Sendable {
   /// Hands on `entry` with an `Age` field; `age` when the caller has just computed it.
   private func serve(_ entry: CachedResponse, status: CacheStatus, age: TimeInterval? = nil) -> (HTTPResponse, HTTPBody)
   {
-    context.events.setCacheStatus(status)
-    var response = entry.response
+    var response = status.marking(entry.response)
     let seconds = age ?? Freshness(entry, now: now).age
     let capped = seconds.isNaN ? 0 : min(max(seconds, 0), 2_147_483_648)  // RFC 9111 §1.2.2's cap
     response.headerFields[.age] = String(Int(capped))
@@ -165,8 +166,7 @@ struct CacheCall: Sendable {
   }
 
   private func gatewayTimeout() -> (HTTPResponse, HTTPBody) {
-    context.events.setCacheStatus(.miss)
-    return (HTTPResponse(status: .gatewayTimeout), HTTPBody())
+    (CacheStatus.miss.marking(HTTPResponse(status: .gatewayTimeout)), HTTPBody())
   }
 }
 

@@ -56,14 +56,14 @@ public struct CacheInterceptor: Interceptor {
     context: RequestContext,
     next: Next
   ) async throws -> (HTTPResponse, HTTPBody) {
-    if context.options.isStream { return try await next(request, body, context) }
+    if context[IncrementalBodyKey.self] { return try await next(request, body, context) }
     guard request.method == .get || request.method == .head else {
       let result = try await next(request, body, context)
       if ![.options, .trace].contains(request.method) { await invalidate(after: request, response: result.0) }
       return result
     }
     let call = CacheCall(cache: self, request: request, body: body, context: context, next: next)
-    return try await call.run(policy: context.options.cachePolicy ?? policy)
+    return try await call.run(policy: context[CachePolicyKey.self] ?? policy)
   }
 
   /// The key of `request`: `scheme://authority/path?query`, prefixed with the method when it is not GET.

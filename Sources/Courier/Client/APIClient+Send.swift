@@ -12,36 +12,11 @@ extension APIClient {
   }
 
   func send<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> Response<Value> {
-    let started = Uptime.now
-    var context = RequestContext(
-      options: endpoint.options,
-      transportOptions: TransportOptions(timeout: endpoint.timeout ?? configuration.timeout),
-      callID: callCounter.withLock { counter in
-        counter &+= 1
-        return counter
-      },
-      events: EventSink(configuration.eventHandler), sample: endpoint.sample)
-    var outcome: (response: HTTPResponse?, data: Data?) = (nil, nil)
-    if progress?.download != nil { context.transportOptions.streamsResponseBody = true }
-    do {
-      let (request, body) = try makeRequest(endpoint)
-      if context.events.handler != nil { context.events.send(.started(callID: context.callID, request: request)) }
-      let (response, data) = try await transfer(
-        request, body: body?.reporting(to: progress?.upload), context: context,
-        innerInterceptors: endpoint.innerInterceptors, progress: progress)
-      outcome = (response, data)
-      var result = try makeResponse(endpoint, request: request, response: response, data: data)
-      result.cacheStatus = context.events.cacheStatus
-      try await waitForMinimumDuration(endpoint.minimumDuration, since: started)
-      finish(context, started: started, outcome: outcome, error: nil)
-      return result
-    } catch {
-      let failure = error as? CourierError ?? CourierError(transportFailure: error, request: nil)
-      progress?.finish(complete: false)
-      finish(context, started: started, outcome: outcome, error: failure)
-      if failure.isCancellation { throw failure }
-      try await waitForMinimumDuration(endpoint.minimumDuration, since: started)
-      throw failure
+    try await Call(client: self, endpoint: endpoint, progress: progress, incremental: false).run {
+      request, response, body in
+      let data = try await body.collect()
+      progress?.download?.finish(complete: true)
+      return (try makeResponse(endpoint, request: request, response: response, data: data), Int64(data.count))
     }
   }
 
@@ -140,46 +115,6 @@ extension APIClient {
     }
   }
 
-  func transfer(
-    _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
-    innerInterceptors: [any Interceptor] = [],
-    progress: TransferReporters? = nil
-  ) async throws -> (HTTPResponse, Data) {
-    let (response, responseBody) = try await exchange(
-      request, body: body, context: context, innerInterceptors: innerInterceptors)
-    progress?.upload?.finish(complete: false)
-    do {
-      let data = try await responseBody.reporting(to: progress?.download).collect()
-      progress?.download?.finish(complete: true)
-      return (response, data)
-    } catch {
-      var failure = Self.cancellationAware(CourierError(transportFailure: error, request: request))
-      failure.response = response
-      throw failure
-    }
-  }
-
-  /// Sends `request` through the interceptors and the transport and returns the response head with its body still
-  /// to be read.
-  func exchange(
-    _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
-    innerInterceptors: [any Interceptor] = []
-  ) async throws -> (HTTPResponse, HTTPBody) {
-    let chain =
-      innerInterceptors.isEmpty
-      ? self.chain : Self.chain(configuration.interceptors + innerInterceptors, transport: configuration.transport)
-    do {
-      try Task.checkCancellation()
-      return try await chain(request, body, context)
-    } catch {
-      throw Self.cancellationAware(CourierError(transportFailure: error, request: request))
-    }
-  }
-
   /// `failure`, marked as a cancellation when the calling task was cancelled.
   static func cancellationAware(_ failure: CourierError) -> CourierError {
     var failure = failure
@@ -188,23 +123,6 @@ extension APIClient {
       failure.detail = "The request was cancelled (\(failure.detail))"
     }
     return failure
-  }
-
-  func finish(
-    _ context: RequestContext,
-    started: Uptime,
-    outcome: (response: HTTPResponse?, data: Data?),
-    error: CourierError?
-  ) {
-    guard configuration.eventHandler != nil else { return }
-    let counters = context.events.counters
-    let metrics = CallMetrics(
-      duration: started.elapsed(),
-      bytesSent: counters.bytesSent,
-      bytesReceived: Int64(outcome.data?.count ?? 0),
-      attempts: counters.attempts,
-      status: outcome.response?.status.code ?? error?.status?.code)
-    context.events.send(.finished(callID: context.callID, metrics: metrics, error: error))
   }
 
   /// Sleeps until `minimum` seconds have passed since `started`; returns at once when cancelled.
@@ -231,7 +149,8 @@ extension APIClient {
       let value = try ResponseDecoding.decode(
         Value.self, data: data, response: response, decoder: decoder,
         custom: endpoint.decodeBody)
-      return Response(value: value, data: data, response: response, request: request)
+      return Response(
+        value: value, data: data, response: response, request: request, cacheStatus: CacheStatus(response))
     } catch {
       var failure = ResponseDecoding.failure(error, type: Value.self, data: data)
       failure.request = request

@@ -15,11 +15,6 @@ enum ResponseDecoding {
     // thousands of instructions on every decoded call.
     if Value.self == Empty.self, let empty = Empty() as? Value { return empty }
     if Value.self == Data.self, let raw = data as? Value { return raw }
-    if Value.self == BinaryContent.self,
-      let value = BinaryContent(body: data, response: response) as? Value
-    {
-      return value
-    }
     if Value.self == String.self {
       let encoding = textEncoding(of: response)
       guard let text = String(data: data, encoding: encoding) as? Value else {

@@ -51,7 +51,7 @@ public struct ConnectivityInterceptor: Interceptor {
     guard waitsForConnectivity else {
       throw CourierError(.noConnection, "The device is offline: no network interface is up", request: request)
     }
-    let timeout = context.transportOptions.timeout
+    let timeout = context.timeout
     guard await monitor.waitUntilOnline(timeout: timeout) else {
       if Task.isCancelled {
         throw CourierError(.cancelled, "The request was cancelled while waiting for the network", request: request)

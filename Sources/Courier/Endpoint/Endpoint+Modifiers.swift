@@ -25,6 +25,16 @@ extension Endpoint {
     return with { $0.queryParts.append(.query(query)) }
   }
 
+  /// Appends `URLQueryItem`s exactly as given; an item with a `nil` value is sent as its name alone.
+  ///
+  /// ```swift
+  /// Endpoint<ProductPage>.get("/products").queryItems([URLQueryItem(name: "category", value: "books")])
+  /// ```
+  public func queryItems(_ items: [URLQueryItem]) -> Endpoint {
+    guard !items.isEmpty else { return self }
+    return with { $0.queryParts.append(.encodable { _ in items }) }
+  }
+
   /// Appends one query parameter.
   public func query(_ name: String, _ value: QueryValue) -> Endpoint {
     query(Query([(name, value)]))

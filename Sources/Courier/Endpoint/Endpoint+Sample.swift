@@ -133,7 +133,18 @@ public struct SampleResponse: Sendable {
   }
 }
 
+/// An endpoint's sample response; only a sample-mode interceptor reads it.
+enum SampleKey: AttributeKey {
+  static let defaultValue: SampleResponse? = nil
+}
+
 extension Endpoint {
+  /// A canned response for sample mode (previews, demos, tests); see ``sample(_:)``. Never read when sending.
+  public var sample: SampleResponse? {
+    get { attributes[SampleKey.self] }
+    set { attributes[SampleKey.self] = newValue }
+  }
+
   /// Attaches a sample response, which a client in sample mode answers with instead of sending the request.
   ///
   /// ```swift
@@ -142,6 +153,11 @@ extension Endpoint {
   public func sample(_ response: SampleResponse) -> Endpoint {
     with { $0.sample = response }
   }
+}
+
+extension RequestContext {
+  /// The endpoint's sample response, if it declares one; `SampleInterceptor` in CourierTesting answers with it.
+  public var sample: SampleResponse? { self[SampleKey.self] }
 }
 
 extension HTTPFields {

@@ -48,23 +48,17 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
   public var queryEncoder: URLQueryEncoder?
   /// Messages for failure statuses, by status code, shown as ``CourierError/userMessage``.
   public var statusMessages: [Int: String]
-  /// Switches the interceptors read: authentication, logging, retry, de-duplication.
-  public var options: RequestOptions
+  /// Per-call settings read by interceptors and transports: authentication, retry, logging, cache policy, and
+  /// any of your own; set them with modifiers such as ``retries(_:)``, or with ``attribute(_:_:)``.
+  public var attributes: Attributes
   /// The shortest time the call takes, in seconds, so a spinner does not flicker; cancellation is still immediate.
   public var minimumDuration: TimeInterval?
-  /// A canned response for sample mode (previews, demos, tests); see ``sample(_:)``. Never read when sending.
-  public var sample: SampleResponse?
-
   /// How this call's JSON dates are written and read, over the model's and the client's; see
   /// ``dateCodingStrategy(_:)``.
   public var dateCodingStrategy: DateCodingStrategy?
 
   var queryParts: [QueryPart]
-  /// Interceptors for this call only, run after the client's, right before the transport.
-  var innerInterceptors: [any Interceptor] = []
   var decodeBody: (@Sendable (Data, HTTPResponse, JSONDecoder) throws -> Value)?
-  var uploadProgress: (@Sendable (TransferProgress) -> Void)?
-  var downloadProgress: (@Sendable (TransferProgress) -> Void)?
 
   /// Creates an endpoint; `Endpoint<Token>("auth/login").method(.post)` reads like the request it describes.
   public init(_ path: String, method: HTTPRequest.Method = .get) {
@@ -73,7 +67,7 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
     self.headers = []
     self.acceptedStatuses = .success
     self.statusMessages = [:]
-    self.options = RequestOptions()
+    self.attributes = Attributes()
     self.queryParts = []
   }
 }

@@ -48,10 +48,6 @@ public protocol EndpointConvertible: Sendable {
   var acceptedStatuses: StatusCodeSet { get }
   /// A canned response for sample mode (previews, demos, tests); none by default. See ``SampleResponse``.
   var sample: SampleResponse? { get }
-  /// Typed body and URL parameters and extra headers, Moya-style; ``EndpointTask/request`` (nothing) by default.
-  /// Applied after ``query``, ``body`` and ``headers``: its URL parameters are appended, its body replaces
-  /// ``body``, and its headers replace those of the same name.
-  var task: EndpointTask { get }
 
   /// The endpoint this value describes, decoding to `Value`. The default builds it from the requirements above;
   /// implement it to set anything else an ``Endpoint`` can carry.
@@ -73,19 +69,26 @@ extension EndpointConvertible {
   public var acceptedStatuses: StatusCodeSet { .success }
   /// No sample.
   public var sample: SampleResponse? { nil }
-  /// Nothing beyond the other requirements.
-  public var task: EndpointTask { .request }
-
-  /// Builds the endpoint from ``baseURL``, ``path``, ``method``, ``query``, ``body``, ``headers``,
-  /// ``acceptedStatuses``, ``sample`` and ``task``.
+  /// ``defaultEndpoint(as:)``: the endpoint the requirements describe.
   public func endpoint<Value: Decodable & Sendable>(as type: Value.Type) -> Endpoint<Value> {
+    defaultEndpoint(as: type)
+  }
+
+  /// The endpoint built from ``baseURL``, ``path``, ``method``, ``query``, ``body``, ``headers``,
+  /// ``acceptedStatuses`` and ``sample``; call it from your own ``endpoint(as:)`` to refine it.
+  ///
+  /// ```swift
+  /// func endpoint<Value>(as type: Value.Type) -> Endpoint<Value> {
+  ///   defaultEndpoint(as: type).timeout(5).retries(false)
+  /// }
+  /// ```
+  public func defaultEndpoint<Value: Decodable & Sendable>(as type: Value.Type) -> Endpoint<Value> {
     var endpoint = Endpoint<Value>(path, method: method).query(query)
     endpoint.baseURL = baseURL
     endpoint.body = body
     endpoint.headers = headers
     endpoint.acceptedStatuses = acceptedStatuses
     endpoint.sample = sample
-    task.apply(to: &endpoint)
     return endpoint
   }
 }

@@ -35,7 +35,7 @@ public struct EventSink: Sendable {
   struct State {
     var attempts = 0
     var bytesSent: Int64 = 0
-    var cacheStatus: CacheStatus?
+    var handedToTransport = false
   }
 
   let handler: (@Sendable (CourierEvent) -> Void)?
@@ -47,14 +47,6 @@ public struct EventSink: Sendable {
     state = Locked(State())
   }
 
-  /// Records where the call's response came from; ``Response/cacheStatus`` reports it.
-  public func setCacheStatus(_ status: CacheStatus) {
-    state.withLock { $0.cacheStatus = status }
-  }
-
-  /// Where the call's response came from, when a cache took part.
-  public var cacheStatus: CacheStatus? { state.withLock { $0.cacheStatus } }
-
   /// The attempts made so far and the request body bytes they handed to the transport.
   var counters: (attempts: Int, bytesSent: Int64) { state.withLock { ($0.attempts, $0.bytesSent) } }
 
@@ -63,10 +55,13 @@ public struct EventSink: Sendable {
     handler?(event)
   }
 
-  func countAttempt(bytes: Int64) {
-    state.withLock {
-      $0.attempts += 1
-      $0.bytesSent += bytes
+  /// Counts an attempt handed to the transport with `bytes` of body; returns whether it is the call's first.
+  func countAttempt(bytes: Int64) -> Bool {
+    state.withLock { state in
+      state.attempts += 1
+      state.bytesSent += bytes
+      defer { state.handedToTransport = true }
+      return !state.handedToTransport
     }
   }
 }

@@ -27,7 +27,7 @@ public struct DeduplicationInterceptor: Interceptor {
     context: RequestContext,
     next: Next
   ) async throws -> (HTTPResponse, HTTPBody) {
-    guard request.method == .get || request.method == .head, allGETs || context.options.deduplicates else {
+    guard request.method == .get || request.method == .head, allGETs || context[DeduplicationKey.self] else {
       return try await next(request, body, context)
     }
     let key = Self.key(for: request)

@@ -42,7 +42,7 @@ public struct RetryInterceptor: Interceptor {
     next: Next
   ) async throws -> (HTTPResponse, HTTPBody) {
     let replayable = body.map { $0.iterationBehavior == .multiple } ?? true
-    guard context.options.isRetryable, policy.maxAttempts > 1, replayable, policy.allowsRetry(of: request) else {
+    guard context[RetryableKey.self], policy.maxAttempts > 1, replayable, policy.allowsRetry(of: request) else {
       return try await next(request, body, context)
     }
     var context = context

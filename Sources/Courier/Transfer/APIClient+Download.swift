@@ -30,7 +30,7 @@ extension APIClient {
     let files = try DownloadFiles(
       destination: destination, url: "\(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "/")",
       replacesExistingFile: options.replacesExistingFile)
-    let reporter = endpoint.downloadProgress.map { ProgressReporter(sequence: false, callback: $0) }
+    let reporter = endpoint.attributes[DownloadProgressKey.self].map { ProgressReporter(sequence: false, callback: $0) }
     var resumedFrom: Int64?
     var resumptions: [Int64] = []
     var attempts = 0
@@ -46,7 +46,7 @@ extension APIClient {
         attempt = attempt.header("Range", "bytes=\(offset)-").header("If-Range", partial.state.validator)
       }
       do {
-        let stream = try await openStream(attempt, progress: nil, accepting: .any)
+        let stream = try await openStream(attempt.expect(.any), progress: nil)
         lastResponse = stream.response
         guard
           let start = try await startingPoint(

@@ -38,50 +38,22 @@ extension APIClient {
   ///
   /// - Throws: ``CourierError`` and nothing else; errors while reading the body are ``CourierError``s too.
   public func stream<Value>(_ endpoint: Endpoint<Value>) async throws -> StreamedResponse {
-    try await openStream(endpoint, progress: TransferReporters(endpoint), accepting: endpoint.acceptedStatuses)
+    try await openStream(endpoint, progress: TransferReporters(endpoint))
   }
 
-  /// ``stream(_:)`` with the progress reporters and accepted statuses chosen by the caller.
-  func openStream<Value>(
-    _ endpoint: Endpoint<Value>,
-    progress: TransferReporters?,
-    accepting accepted: StatusCodeSet
-  ) async throws -> StreamedResponse {
-    let started = Uptime.now
-    var context = RequestContext(
-      options: endpoint.options,
-      transportOptions: TransportOptions(
-        timeout: endpoint.timeout ?? configuration.timeout, streamsResponseBody: true),
-      callID: callCounter.withLock { counter in
-        counter &+= 1
-        return counter
-      },
-      events: EventSink(configuration.eventHandler), sample: endpoint.sample)
-    context.options.isStream = true
-    var response: HTTPResponse?
-    do {
-      let (request, body) = try makeRequest(endpoint)
-      context.events.send(.started(callID: context.callID, request: request))
-      let (head, responseBody) = try await exchange(
-        request, body: body?.reporting(to: progress?.upload), context: context,
-        innerInterceptors: endpoint.innerInterceptors)
-      response = head
-      progress?.upload?.finish(complete: false)
-      guard accepted.contains(head.status) else {
-        let data = try? await responseBody.collect(upTo: 1 << 20)
-        throw unacceptable(endpoint, request: request, response: head, data: data ?? Data())
+  /// ``stream(_:)`` with the progress reporters chosen by the caller.
+  func openStream<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> StreamedResponse {
+    try await Call(client: self, endpoint: endpoint, progress: progress, incremental: true).run {
+      request, response, body in
+      guard endpoint.acceptedStatuses.contains(response.status) else {
+        let data = try? await body.collect(upTo: 1 << 20)
+        throw unacceptable(endpoint, request: request, response: response, data: data ?? Data())
       }
-      finish(context, started: started, outcome: (head, nil), error: nil)
-      let chunks = ErrorTypedBody(
-        base: responseBody.reporting(to: progress?.download), request: request, progress: progress)
-      return StreamedResponse(
-        request: request, response: head,
-        body: HTTPBody(chunks, length: responseBody.length, iterationBehavior: responseBody.iterationBehavior))
-    } catch {
-      let failure = error as? CourierError ?? CourierError(transportFailure: error, request: nil)
-      progress?.finish(complete: false)
-      finish(context, started: started, outcome: (response, nil), error: failure)
-      throw failure
+      let chunks = ErrorTypedBody(base: body, request: request, progress: progress)
+      let stream = StreamedResponse(
+        request: request, response: response,
+        body: HTTPBody(chunks, length: body.length, iterationBehavior: body.iterationBehavior))
+      return (stream, nil)
     }
   }
 }

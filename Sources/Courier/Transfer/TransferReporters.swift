@@ -7,17 +7,20 @@ struct TransferReporters: Sendable {
 
   /// Reporters for the endpoint's progress callbacks; `nil` when it has none, so plain calls pay nothing.
   init?<Value>(_ endpoint: Endpoint<Value>) {
-    guard endpoint.uploadProgress != nil || endpoint.downloadProgress != nil else { return nil }
+    guard endpoint.attributes[UploadProgressKey.self] != nil || endpoint.attributes[DownloadProgressKey.self] != nil
+    else { return nil }
     self.init(endpoint, sequences: false)
   }
 
   /// Reporters for the endpoint's callbacks and, with `sequences`, for ``ProgressSequence``s as well.
   init<Value>(_ endpoint: Endpoint<Value>, sequences: Bool) {
-    if sequences || endpoint.uploadProgress != nil {
-      upload = ProgressReporter(sequence: sequences, callback: endpoint.uploadProgress)
+    let upload = endpoint.attributes[UploadProgressKey.self]
+    let download = endpoint.attributes[DownloadProgressKey.self]
+    if sequences || upload != nil {
+      self.upload = ProgressReporter(sequence: sequences, callback: upload)
     }
-    if sequences || endpoint.downloadProgress != nil {
-      download = ProgressReporter(sequence: sequences, callback: endpoint.downloadProgress)
+    if sequences || download != nil {
+      self.download = ProgressReporter(sequence: sequences, callback: download)
     }
   }
 
@@ -26,4 +29,9 @@ struct TransferReporters: Sendable {
     upload?.finish(complete: complete)
     download?.finish(complete: complete)
   }
+}
+
+/// The progress reporters of a call in flight; the transport stage counts the request body's bytes with them.
+enum TransferReportersKey: AttributeKey {
+  static let defaultValue: TransferReporters? = nil
 }

@@ -32,18 +32,3 @@ extension HTTPTransport {
   /// No content codings by default, so servers answer with the identity coding.
   public var supportedContentEncodings: [String] { [] }
 }
-
-/// Per-request options handed to a transport.
-public struct TransportOptions: Sendable, Hashable {
-  /// How long the request may take, in seconds. URLSession treats it as the longest wait for data.
-  public var timeout: TimeInterval
-  /// Whether the caller reads the response body as it arrives (``APIClient/stream(_:)``, downloads, download
-  /// progress). Transports that buffer small responses for speed should stream when this is set.
-  public var streamsResponseBody: Bool
-
-  /// Creates options; the timeout defaults to 60 seconds.
-  public init(timeout: TimeInterval = 60, streamsResponseBody: Bool = false) {
-    self.timeout = timeout
-    self.streamsResponseBody = streamsResponseBody
-  }
-}

@@ -78,7 +78,7 @@ public final class URLSessionTransport: HTTPTransport {
       throw CourierError(.invalidURL, "The request has no usable URL", request: request)
     }
     let buffered = body.map { $0.bufferedData != nil && $0.progress == nil } ?? true
-    if let delegate, options.streamsResponseBody || !buffered {
+    if let delegate, options.deliversBodyIncrementally || !buffered {
       return try await StreamingCall(session: session, delegate: delegate, request: request)
         .run(urlRequest, body: body)
     }

@@ -1,3 +1,4 @@
+import CourierStyles
 import Foundation
 
 @testable import Courier

@@ -1,3 +1,4 @@
+import CourierStyles
 import Foundation
 import HTTPTypes
 import Testing

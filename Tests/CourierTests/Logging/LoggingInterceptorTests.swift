@@ -88,15 +88,15 @@ import Testing
   @Test func unloggedCallsLogNothing() async throws {
     let capture = LogCapture()
     let logging = LoggingInterceptor(logger: capture.logger())
-    var options = RequestOptions()
-    options.isLogged = false
+    let unlogged = Endpoint<Empty>.get("/").logging(false).attributes
     let (response, _) = try await logging.intercept(
-      Self.request, body: HTTPBody(Data("x".utf8)), context: RequestContext(options: options),
+      Self.request, body: HTTPBody(Data("x".utf8)), context: RequestContext(attributes: unlogged),
       next: Self.answering(.internalServerError))
     #expect(response.status == .internalServerError)
     let failing = InterceptorNext { _, _, _ in throw CourierError(.timeout, "timed out") }
     await #expect(throws: CourierError.self) {
-      _ = try await logging.intercept(Self.request, body: nil, context: RequestContext(options: options), next: failing)
+      _ = try await logging.intercept(
+        Self.request, body: nil, context: RequestContext(attributes: unlogged), next: failing)
     }
     #expect(capture.entries.isEmpty)
   }

@@ -1,4 +1,5 @@
 import Courier
+import CourierStyles
 import CourierTesting
 import Foundation
 import HTTPTypes

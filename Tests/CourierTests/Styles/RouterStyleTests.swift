@@ -1,4 +1,5 @@
 import Courier
+import CourierStyles
 import Foundation
 import HTTPTypes
 import Testing
@@ -21,7 +22,7 @@ private struct BlogPost: Decodable, Sendable, Equatable {
   var body: String
 }
 
-private enum ShopAPI: EndpointConvertible {
+private enum ShopAPI: TargetType {
   case login(Credentials)
   case formLogin(email: String, password: String)
   case products(category: String, page: Int)

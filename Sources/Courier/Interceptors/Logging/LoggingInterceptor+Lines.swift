@@ -25,7 +25,7 @@ extension LoggingInterceptor {
 
     if logger.logLevel <= configuration.bodyLevel {
       logHeaders(request.headerFields, arrow: "→", logger: logger)
-      if context.options.logsBodies,
+      if context[LoggedBodiesKey.self],
         let text = bodies.text(for: body, contentType: request.headerFields[.contentType])
       {
         logger.log(level: configuration.bodyLevel, "→ body\(Self.size(of: body)): \(text)")
@@ -58,7 +58,7 @@ extension LoggingInterceptor {
 
     guard logger.logLevel <= configuration.bodyLevel else { return }
     logHeaders(response.headerFields, arrow: "←", logger: logger)
-    if context.options.logsBodies,
+    if context[LoggedBodiesKey.self],
       let text = bodies.text(for: body, contentType: response.headerFields[.contentType])
     {
       logger.log(level: configuration.bodyLevel, "← body\(Self.size(of: body)): \(text)")
@@ -89,7 +89,7 @@ extension LoggingInterceptor {
   /// The body the logged cURL command shows: buffered bodies within the limit, when the endpoint allows it.
   private func curlBody(_ body: HTTPBody?, context: RequestContext) -> CURLRendering.Body {
     guard let body else { return .none }
-    guard context.options.logsBodies else {
+    guard context[LoggedBodiesKey.self] else {
       return body.bufferedData?.isEmpty == true ? .none : .omitted("<not logged for this endpoint>")
     }
     guard let data = body.bufferedData else { return .omitted(LogBodyRendering.streamDescription(body)) }

@@ -76,7 +76,7 @@ public struct LoggingInterceptor: Interceptor {
     context: RequestContext,
     next: Next
   ) async throws -> (HTTPResponse, HTTPBody) {
-    guard context.options.isLogged else { return try await next(request, body, context) }
+    guard context[LoggedKey.self] else { return try await next(request, body, context) }
     var logger = self.logger
     logger[metadataKey: "callID"] = "\(context.callID)"
     logger[metadataKey: "attempt"] = "\(context.attempt)"

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+
+/// One call, from an endpoint to what its front-end makes of the response: the single pipeline behind
+/// ``APIClient/send(_:)``, ``APIClient/stream(_:)`` and ``APIClient/download(_:to:options:)``.
+///
+/// A call owns its context (attributes, timeout, call ID, events), builds the request, sends it through the
+/// interceptors and the transport, hands the response head and body to its front-end, and then finishes whatever
+/// happened: every error becomes a ``CourierError`` that knows about cancellation and carries the request and the
+/// response head, progress ends, the finished event is sent, and the minimum duration is kept.
+struct Call<Value: Decodable & Sendable>: Sendable {
+  let client: APIClient
+  let endpoint: Endpoint<Value>
+  let progress: TransferReporters?
+  let context: RequestContext
+  let started = Uptime.now
+
+  /// A call of `endpoint` reporting to `progress`; `incremental` when the caller reads the body as it arrives.
+  init(client: APIClient, endpoint: Endpoint<Value>, progress: TransferReporters?, incremental: Bool) {
+    self.client = client
+    self.endpoint = endpoint
+    self.progress = progress
+    var attributes = endpoint.attributes
+    if incremental || progress?.download != nil { attributes[IncrementalBodyKey.self] = true }
+    if let progress { attributes[TransferReportersKey.self] = progress }
+    context = RequestContext(
+      attributes: attributes, timeout: endpoint.timeout ?? client.configuration.timeout,
+      callID: client.callCounter.withLock { counter in
+        counter &+= 1
+        return counter
+      },
+      events: EventSink(client.configuration.eventHandler))
+  }
+
+  /// Sends the request and hands the response to `read`, which returns the call's result and the body bytes it
+  /// read (`nil` when the body is left to the caller).
+  func run<Result>(
+    _ read: (_ request: HTTPRequest, _ response: HTTPResponse, _ body: HTTPBody) async throws -> (Result, Int64?)
+  ) async throws -> Result {
+    var request: HTTPRequest?
+    var response: HTTPResponse?
+    var received: Int64?
+    do {
+      let (built, body) = try client.makeRequest(endpoint)
+      request = built
+      if context.events.handler != nil { context.events.send(.started(callID: context.callID, request: built)) }
+      try Task.checkCancellation()
+      let (head, responseBody) = try await client.chain(built, body, context)
+      response = head
+      progress?.upload?.finish(complete: false)
+      let (result, bytes) = try await read(built, head, responseBody.reporting(to: progress?.download))
+      received = bytes
+      try await client.waitForMinimumDuration(endpoint.minimumDuration, since: started)
+      finish(response: head, received: received, error: nil)
+      return result
+    } catch {
+      var failure = APIClient.cancellationAware(CourierError(transportFailure: error, request: request))
+      if failure.request == nil { failure.request = request }
+      if failure.response == nil { failure.response = response }
+      progress?.finish(complete: false)
+      finish(response: response, received: received, error: failure)
+      if !failure.isCancellation { try await client.waitForMinimumDuration(endpoint.minimumDuration, since: started) }
+      throw failure
+    }
+  }
+
+  /// Reports the finished call to the client's event handler.
+  private func finish(response: HTTPResponse?, received: Int64?, error: CourierError?) {
+    guard context.events.handler != nil else { return }
+    let counters = context.events.counters
+    let metrics = CallMetrics(
+      duration: started.elapsed(), bytesSent: counters.bytesSent, bytesReceived: received ?? 0,
+      attempts: counters.attempts, status: response?.status.code ?? error?.status?.code)
+    context.events.send(.finished(callID: context.callID, metrics: metrics, error: error))
+  }
+}

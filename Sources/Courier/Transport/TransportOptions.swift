@@ -1,0 +1,25 @@
+import Foundation
+
+/// Per-request options handed to a transport.
+public struct TransportOptions: Sendable {
+  /// How long the request may take, in seconds. URLSession treats it as the longest wait for data.
+  public var timeout: TimeInterval
+  /// The call's attributes, for a transport with per-call settings of its own; see ``AttributeKey``.
+  public var attributes: Attributes
+
+  /// Creates options; the timeout defaults to 60 seconds.
+  public init(timeout: TimeInterval = 60, attributes: Attributes = Attributes()) {
+    self.timeout = timeout
+    self.attributes = attributes
+  }
+
+  /// Whether the caller reads the response body as it arrives (``APIClient/stream(_:)``, downloads, download
+  /// progress): a transport that buffers small bodies for speed hands this one on chunk by chunk instead.
+  public var deliversBodyIncrementally: Bool { attributes[IncrementalBodyKey.self] }
+}
+
+/// Set on calls whose caller reads the response body as it arrives; the cache stays out of their way and the
+/// transport hands the body on chunk by chunk.
+enum IncrementalBodyKey: AttributeKey {
+  static let defaultValue = false
+}

@@ -1,0 +1,37 @@
+import Courier
+
+/// An ``EndpointConvertible`` API described the Moya way, with a ``task`` that carries each call's typed body and
+/// URL parameters and extra headers.
+///
+/// ```swift
+/// enum BlogAPI: TargetType {
+///   case posts(page: Int)
+///   case create(NewPost)
+///
+///   var path: String { if case .create = self { "/posts" } else { "/posts" } }
+///   var method: HTTPMethod { if case .create = self { .post } else { .get } }
+///   var task: EndpointTask {
+///     switch self {
+///     case .posts(let page): .requestParameters(url: ["page": .int(page)])
+///     case .create(let post): .requestParameters(body: post)
+///     }
+///   }
+/// }
+/// let posts = try await Router<BlogAPI>(client: client).request(.posts(page: 1), as: [Post].self)
+/// ```
+public protocol TargetType: EndpointConvertible {
+  /// Typed body and URL parameters and extra headers; ``EndpointTask/request`` (nothing) by default. Applied after
+  /// ``EndpointConvertible/query``, ``EndpointConvertible/body`` and ``EndpointConvertible/headers``: its URL
+  /// parameters are appended, its body replaces `body`, and its headers replace those of the same name.
+  var task: EndpointTask { get }
+}
+
+extension TargetType {
+  /// Nothing beyond the other requirements.
+  public var task: EndpointTask { .request }
+
+  /// The endpoint the requirements describe, with the ``task`` applied.
+  public func endpoint<Value: Decodable & Sendable>(as type: Value.Type) -> Endpoint<Value> {
+    task.apply(to: defaultEndpoint(as: type))
+  }
+}
