@@ -1,0 +1,115 @@
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import Courier
+
+/// A setting of a third-party interceptor, declared the way the built-in ones are.
+private enum Priority: AttributeKey {
+  static let defaultValue = 0
+}
+
+extension Endpoint {
+  fileprivate func priority(_ value: Int) -> Endpoint { attribute(Priority.self, value) }
+}
+
+/// Sends each request's priority in a header, reading it from the call's attributes.
+private struct PriorityHeader: Interceptor {
+  func intercept(
+    _ request: HTTPRequest,
+    body: HTTPBody?,
+    context: RequestContext,
+    next: Next
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    var request = request
+    request.headerFields[HTTPField.Name("X-Priority")!] = "\(context[Priority.self])"
+    return try await next(request, body, context)
+  }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct AttributeTests {
+  @Test func aThirdPartyInterceptorReadsItsOwnPerEndpointSetting() async throws {
+    let transport = StubTransport(.any.reply(.status(.ok)))
+    let client = APIClient.stubbed(transport) { $0.interceptors = [PriorityHeader()] }
+    try await client.send(Endpoint<Empty>.get("/urgent").priority(7))
+    try await client.send(Endpoint<Empty>.get("/default"))
+    #expect(transport.requests.map { $0.request.headerFields[HTTPField.Name("X-Priority")!] } == ["7", "0"])
+  }
+
+  @Test func aKeyNeverSetReadsAsItsDefaultAndCanBeRemoved() {
+    var attributes = Attributes()
+    #expect(attributes[Priority.self] == 0)
+    #expect(!attributes.contains(Priority.self))
+    attributes[Priority.self] = 3
+    #expect(attributes[Priority.self] == 3)
+    #expect(attributes.contains(Priority.self))
+    attributes.removeValue(for: Priority.self)
+    #expect(attributes[Priority.self] == 0)
+    #expect(attributes.isEmpty)
+  }
+
+  @Test func endpointsAreValuesSoAttributesDoNotLeakBetweenCopies() {
+    let base = Endpoint<Empty>.get("/a")
+    let urgent = base.priority(9)
+    #expect(base.attributes[Priority.self] == 0)
+    #expect(urgent.attributes[Priority.self] == 9)
+  }
+
+  @Test func theTransportSeesTheCallsAttributes() async throws {
+    let transport = StubTransport(.any.reply(.status(.ok)))
+    let client = APIClient.stubbed(transport)
+    try await client.send(Endpoint<Empty>.get("/a").priority(2).timeout(3))
+    let options = try #require(transport.requests.first?.options)
+    #expect(options.attributes[Priority.self] == 2)
+    #expect(options.timeout == 3)
+    #expect(!options.deliversBodyIncrementally)
+    _ = try await client.stream(Endpoint<Empty>.get("/b")).body.collect()
+    #expect(transport.requests.last?.options.deliversBodyIncrementally == true)
+  }
+
+  @Test func transportStartRunsOnceBeforeTheFirstAttemptAndNeverForACallThatIsNotSent() async throws {
+    let starts = Locked(0)
+    let transport = StubTransport(.any.reply(.status(.serviceUnavailable), .status(.ok)))
+    let client = APIClient.stubbed(transport) {
+      $0.interceptors = [RetryInterceptor(clock: TestDelayClock())]
+    }
+    try await client.send(Endpoint<Empty>.get("/a").onTransportStart { starts.withLock { $0 += 1 } })
+    #expect(transport.requests.count == 2)
+    #expect(starts.withLock { $0 } == 1)
+    await #expect(throws: CourierError.self) {
+      try await client.send(
+        Endpoint<Empty>.get("/bad header").header("X-Bad", "a\nb").onTransportStart {
+          starts.withLock { $0 += 1 }
+        })
+    }
+    #expect(starts.withLock { $0 } == 1)
+  }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct CacheStatusFieldTests {
+  @Test func theCachesOwnMemberIsReadEvenBehindOthers() {
+    var response = HTTPResponse(status: .ok)
+    #expect(CacheStatus(response) == nil)
+    response.headerFields[HTTPField.Name("Cache-Status")!] = "Courier; fwd=stale; fwd-status=304, cdn; hit"
+    #expect(CacheStatus(response) == .revalidated)
+    response.headerFields[HTTPField.Name("Cache-Status")!] = "cdn; hit"
+    #expect(CacheStatus(response) == nil)
+  }
+
+  @Test func aHitIsReportedThroughTheResponseAndTheStoreKeepsNoStatus() async throws {
+    let transport = StubTransport(
+      .get("/feed").reply(
+        .body("{}", headerFields: [.cacheControl: "max-age=60", HTTPField.Name("Cache-Status")!: "cdn; fwd=miss"])))
+    let store = InMemoryCacheStore()
+    let client = APIClient.stubbed(transport) { $0.interceptors = [CacheInterceptor(store: store)] }
+    let first = try await client.send(Endpoint<Data>.get("/feed"))
+    let second = try await client.send(Endpoint<Data>.get("/feed"))
+    #expect(first.cacheStatus == .miss)
+    #expect(second.cacheStatus == .hit)
+    #expect(second.headerFields[HTTPField.Name("Cache-Status")!] == "Courier; hit, cdn; fwd=miss")
+    #expect(transport.requests.count == 1)
+    let stored = try await store.entries(for: "https://api.example.com/v1/feed")
+    #expect(stored.map { $0.response.headerFields[HTTPField.Name("Cache-Status")!] } == ["cdn; fwd=miss"])
+  }
+}
