@@ -113,9 +113,24 @@ let package = Package(
       ],
       swiftSettings: swiftSettings
     ),
+    .target(
+      name: "CourierTestSupport",
+      dependencies: [
+        "Courier",
+        "CourierAsyncHTTPClient",
+        "CourierDemoServer",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      path: "Tests/CourierTestSupport",
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "CourierTests",
-      dependencies: ["Courier", "CourierStyles", "CourierAsyncHTTPClient", "CourierTesting", "CourierDemoServer"],
+      dependencies: [
+        "Courier", "CourierStyles", "CourierAsyncHTTPClient", "CourierTesting", "CourierDemoServer",
+        "CourierTestSupport",
+      ],
       swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -126,17 +141,17 @@ let package = Package(
     ),
     .testTarget(
       name: "CourierSQLiteCacheTests",
-      dependencies: ["Courier", "CourierSQLiteCache", "CourierCacheWriter"],
+      dependencies: ["Courier", "CourierSQLiteCache", "CourierCacheWriter", "CourierTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "CourierCombineTests",
-      dependencies: ["Courier", "CourierCombine", "CourierDemoServer"],
+      dependencies: ["Courier", "CourierCombine", "CourierTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "CourierTestingTests",
-      dependencies: ["Courier", "CourierTesting", "CourierDemoServer"],
+      dependencies: ["Courier", "CourierTesting", "CourierTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

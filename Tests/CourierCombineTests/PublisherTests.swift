@@ -8,14 +8,15 @@ import Testing
 import Combine
 #else
 import OpenCombine
+import CourierTestSupport
 #endif
 
 @Suite("Combine publishers against the demo API")
 struct PublisherTests {
   @Test("publisher(for:) delivers the decoded value, then finishes")
   func value() async throws {
-    try await withDemoServer { client in
-      let received = await receiveAll(client.publisher(for: Endpoint<DemoProduct>.get("/products/3")))
+    try await withDemoServer(.urlSession) { client, _ in
+      let received = await receiveAll(client.publisher(for: Endpoint<Product>.get("/products/3")))
       #expect(received.values.map(\.id) == [3])
       #expect(received.error == nil)
     }
@@ -23,7 +24,7 @@ struct PublisherTests {
 
   @Test("responsePublisher(for:) delivers the whole response")
   func response() async throws {
-    try await withDemoServer { client in
+    try await withDemoServer(.urlSession) { client, _ in
       let endpoint = Endpoint<Courier.Empty>.get("/products", query: ["limit": 5])
       let received = await receiveAll(client.responsePublisher(for: endpoint))
       let response = try #require(received.values.first)
@@ -35,21 +36,21 @@ struct PublisherTests {
 
   @Test("a 404 fails with a typed CourierError that keeps the server's message")
   func notFound() async throws {
-    try await withDemoServer { client in
-      let received = await receiveAll(client.publisher(for: Endpoint<DemoProduct>.get("/products/999")))
+    try await withDemoServer(.urlSession) { client, _ in
+      let received = await receiveAll(client.publisher(for: Endpoint<Product>.get("/products/999")))
       #expect(received.values.isEmpty)
       let error = try #require(received.error)
       #expect(error.kind == .unacceptableStatus)
       #expect(error.status == .notFound)
-      #expect(error.serverError(as: DemoErrorBody.self)?.error == "Product 999 not found")
+      #expect(error.serverError(as: DemoError.self)?.error == "Product 999 not found")
       #expect(error.request?.path == "/products/999")
     }
   }
 
   @Test("operators compose: map and catch see the typed error")
   func operators() async throws {
-    try await withDemoServer { client in
-      let recovered = client.publisher(for: Endpoint<DemoProduct>.get("/products/999"))
+    try await withDemoServer(.urlSession) { client, _ in
+      let recovered = client.publisher(for: Endpoint<Product>.get("/products/999"))
         .map(\.name)
         .catch { error in Just("fallback for \(error.status?.code ?? 0)").setFailureType(to: CourierError.self) }
         .eraseToAnyPublisher()
@@ -60,7 +61,7 @@ struct PublisherTests {
 
   @Test("nothing is sent before a subscription, and each subscription sends once")
   func deferredUntilSubscribed() async throws {
-    try await withDemoServer { client in
+    try await withDemoServer(.urlSession) { client, _ in
       let publisher = client.publisher(for: Endpoint<CountedHits>.get("/counted/combine"))
       try await pause(milliseconds: 200)
       let hitsBefore = try await client.value(Endpoint<CountedHits>.get("/counted/combine/hits"))
@@ -75,13 +76,16 @@ struct PublisherTests {
 
   @Test("cancelling the subscription cancels the request's task and transfer")
   func cancellation() async throws {
-    let finished = Locked<[CourierError?]>([])
-    try await withDemoServer({ configuration in
-      configuration.eventHandler = { event in
-        if case .finished(_, _, let error) = event { finished.withLock { $0.append(error) } }
+    let finished = Synchronized<[CourierError?]>([])
+    try await withDemoServer(
+      .urlSession,
+      { configuration in
+        configuration.eventHandler = { event in
+          if case .finished(_, _, let error) = event { finished.withLock { $0.append(error) } }
+        }
       }
-    }) { client in
-      let delivered = Locked<[String]>([])
+    ) { client, _ in
+      let delivered = Synchronized<[String]>([])
       let cancellable = client.publisher(for: Endpoint<Courier.Empty>.get("/slow", query: ["ms": 5_000]))
         .sink { completion in
           delivered.withLock { $0.append("completion \(completion)") }
@@ -107,9 +111,9 @@ struct PublisherTests {
 
   @Test("SendPublisher publishes any async Courier work, such as a batch")
   func customWork() async throws {
-    try await withDemoServer { client in
+    try await withDemoServer(.urlSession) { client, _ in
       let pair = SendPublisher {
-        try await client.send(Endpoint<DemoProduct>.get("/products/1"), Endpoint<DemoProduct>.get("/products/2"))
+        try await client.send(Endpoint<Product>.get("/products/1"), Endpoint<Product>.get("/products/2"))
       }
       let received = await receiveAll(pair.eraseToAnyPublisher())
       #expect(received.values.map { [$0.0.id, $0.1.id] } == [[1, 2]])
@@ -118,8 +122,8 @@ struct PublisherTests {
 
   @Test("an EndpointConvertible value can be published")
   func endpointConvertible() async throws {
-    try await withDemoServer { client in
-      let received = await receiveAll(client.publisher(for: ProductRoute.product(id: 5), as: DemoProduct.self))
+    try await withDemoServer(.urlSession) { client, _ in
+      let received = await receiveAll(client.publisher(for: ProductRoute.product(id: 5), as: Product.self))
       #expect(received.values.map(\.id) == [5])
     }
   }

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -20,7 +21,7 @@ import Testing
     )
     let recorder = HARRecordingInterceptor(fileURL: url)
     let client = APIClient.testing(baseURL: exampleBaseURL, transport: transport) { $0.interceptors = [recorder] }
-    _ = try await client.value(Endpoint<Tokens>.post("/auth/login", body: Login()))
+    _ = try await client.value(Endpoint<Tokens>.post("/auth/login", body: Credentials()))
     _ = try await client.value(
       Endpoint<String>.get("/search", query: ["q": "red shoes", "token": "query-secret"])
         .header(.authorization(bearer: "acc-123456")).header(.cookie, "theme=dark; sid=cookie-secret"))
@@ -151,7 +152,7 @@ import Testing
     ]) {
       $0.interceptors = [recorder]
     }
-    _ = try await client.value(Endpoint<Tokens>.post("/auth/login", body: Login()))
+    _ = try await client.value(Endpoint<Tokens>.post("/auth/login", body: Credentials()))
     let archive = recorder.archive
     #expect(archive.log.entries.first?.request.postData?.text.contains("secret123") == true)
     #expect(archive.log.entries.first?.response.content.text?.contains("a-token") == true)

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -22,7 +23,8 @@ struct Outcomes: Equatable {
   /// Logs in, reads the user and a filtered product page, creates a post with a JSON body, reads it back, asks for a
   /// post that does not exist (404), lists and deletes.
   func run(_ client: APIClient) async throws -> Outcomes {
-    let login = try await client.value(Endpoint<Tokens>.post("/auth/login", body: Login()).withoutAuthentication())
+    let login = try await client.value(
+      Endpoint<Tokens>.post("/auth/login", body: Credentials()).withoutAuthentication())
     let me = try await client.value(
       Endpoint<DemoUser>.get("/users/me").header(.authorization(bearer: login.accessToken)))
     let products = try await client.value(

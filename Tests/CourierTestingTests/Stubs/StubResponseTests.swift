@@ -6,6 +6,7 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import CourierTestSupport
 #endif
 
 @Suite struct StubResponseTests {

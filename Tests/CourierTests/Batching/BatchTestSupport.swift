@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import Foundation
 
 /// What `/concurrency/probe` reports: probes in flight when it started, and the most ever in flight.
@@ -8,11 +9,6 @@ struct BatchProbeReport: Decodable, Sendable, Equatable {
 }
 
 /// What `/counted/{key}` and `/counted/{key}/hits` report.
-struct BatchCountedHits: Decodable, Sendable, Equatable {
-  var key: String
-  var hits: Int
-}
-
 /// Endpoints of the demo API the batching tests use.
 enum BatchEndpoints {
   static func probe(milliseconds: Int) -> Endpoint<BatchProbeReport> {
@@ -31,29 +27,14 @@ enum BatchEndpoints {
     .get("/status/\(code)")
   }
 
-  static func counted(_ key: String) -> Endpoint<BatchCountedHits> {
+  static func counted(_ key: String) -> Endpoint<CountedHits> {
     .get("/counted/\(key)")
   }
 
-  static func hits(_ key: String) -> Endpoint<BatchCountedHits> {
+  static func hits(_ key: String) -> Endpoint<CountedHits> {
     .get("/counted/\(key)/hits")
   }
 }
 
 /// Collects values handed to a `@Sendable` callback, for assertions afterwards.
-final class Recorder<Value: Sendable>: @unchecked Sendable {  // @unchecked: `values` is only touched under `lock`.
-  private let lock = NSLock()
-  private var storage: [Value] = []
-
-  func append(_ value: Value) {
-    lock.lock()
-    defer { lock.unlock() }
-    storage.append(value)
-  }
-
-  var values: [Value] {
-    lock.lock()
-    defer { lock.unlock() }
-    return storage
-  }
-}
+typealias Recorder<Value> = Synchronized<[Value]>

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -15,7 +16,7 @@ struct PackBatchTests {
       #expect(product.id == 7)
       #expect(page.page == 2)
       #expect(page.items.map(\.id) == [4, 5, 6])
-      #expect(hits == BatchCountedHits(key: "pack", hits: 1))
+      #expect(hits == CountedHits(key: "pack", hits: 1))
 
       // One endpoint still goes to send(_:) and returns the whole response.
       let single: Response<Product> = try await client.send(BatchEndpoints.product(7))

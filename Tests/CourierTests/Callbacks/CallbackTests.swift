@@ -1,4 +1,5 @@
 import CourierStyles
+import CourierTestSupport
 import Foundation
 import HTTPTypes
 import Testing

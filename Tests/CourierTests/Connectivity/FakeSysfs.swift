@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import Foundation
 
 /// A temporary directory laid out like `/sys/class/net`, whose interfaces a test brings up and down by writing

@@ -2,6 +2,7 @@
 import Courier
 import Foundation
 import Testing
+import CourierTestSupport
 
 /// The monitor against real kernel interface state: a veth pair between the host and a network namespace the test
 /// creates, brought down and up with iproute2. Needs root; skipped with the reason otherwise.

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Testing
+import CourierTestSupport
 
 /// A network namespace joined to the host by a veth pair, made with iproute2 for one test and removed afterwards.
 ///

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Courier
+import CourierTestSupport
 import Foundation
 import HTTPTypes
 import NIOCore

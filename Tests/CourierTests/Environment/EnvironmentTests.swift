@@ -1,5 +1,6 @@
 import Courier
 import CourierDemoServer
+import CourierTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import Courier
 import CourierStyles
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
