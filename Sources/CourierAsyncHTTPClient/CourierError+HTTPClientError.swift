@@ -18,9 +18,8 @@ extension CourierError {
   /// ``Kind-swift.struct/noConnection``, a connection the server closed or reset ``Kind-swift.struct/connectionLost``,
   /// cancellation ``Kind-swift.struct/cancelled``, and TLS failures ``Kind-swift.struct/tls``.
   init(asyncHTTPClientFailure error: any Error, request: HTTPRequest?) {
-    if var courierError = error as? CourierError {
-      if courierError.request == nil { courierError.request = request }
-      self = courierError
+    if let courierError = error as? CourierError {
+      self = courierError  // the client adds the request and response head it knows of
       return
     }
     let kind = Self.kind(of: error) ?? .transport

@@ -54,9 +54,10 @@ struct ResponseBodyChunks: AsyncSequence, Sendable {
     }
 
     private func failure(_ error: any Error) -> CourierError {
-      var failure = CourierError(asyncHTTPClientFailure: error, request: request)
-      failure.response = failure.response ?? response
-      return failure
+      let failure = CourierError(asyncHTTPClientFailure: error, request: request)
+      return CourierError(
+        failure.kind, failure.detail, request: failure.request ?? request, response: failure.response ?? response,
+        body: failure.body, underlyingError: failure.underlyingError)
     }
   }
 

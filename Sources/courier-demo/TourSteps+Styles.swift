@@ -23,12 +23,13 @@ extension TourSteps {
     let router = Router<StyleShopAPI>(client: client)
     let page = try await router.send(.products(category: "games", page: 2), as: ProductPage.self)
     print("  .products(category: \"games\", page: 2) → GET \(page.request.path ?? "")")
-    let token = RequestToken()
-    let slow = Task { try await router.request(.slow(milliseconds: 5_000), as: Empty.self, token: token) }
+    let (outcome, deliver) = AsyncStream.makeStream(of: Result<Empty, CourierError>.self)
+    let slow = router.request(.slow(milliseconds: 5_000), as: Empty.self) { deliver.yield($0) }
     while router.inFlightCount == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
-    router.cancel(token)
-    if case .failure(let error as CourierError) = await slow.result {
-      print("  router.cancel(token) → \(error.kind), isCancellation: \(error.isCancellation)")
+    router.cancel(slow)
+    var results = outcome.makeAsyncIterator()
+    if case .failure(let error) = await results.next() {
+      print("  router.cancel(call) → \(error.kind), isCancellation: \(error.isCancellation)")
     }
 
     step("Style 4 — a DataLoader: dataRequest(url:method:headers:parameters:decoder:)")

@@ -22,7 +22,7 @@ extension TourSteps {
     var form = MultipartFormData()
     form.append("Holiday", name: "title")
     form.append(fileAt: video, name: "video")
-    let upload = client.task(Endpoint<TourUploadReport>.post("/upload").body(.multipart(form)))
+    let upload = client.transfer(Endpoint<TourUploadReport>.post("/upload").body(.multipart(form)))
     let bar = ProgressBar()
     for await progress in upload.uploadProgress { bar.show(progress) }
     bar.end()

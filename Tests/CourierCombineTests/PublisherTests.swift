@@ -113,7 +113,7 @@ struct PublisherTests {
   func customWork() async throws {
     try await withDemoServer(.urlSession) { client, _ in
       let pair = SendPublisher {
-        try await client.send(Endpoint<Product>.get("/products/1"), Endpoint<Product>.get("/products/2"))
+        try await client.values(Endpoint<Product>.get("/products/1"), Endpoint<Product>.get("/products/2"))
       }
       let received = await receiveAll(pair.eraseToAnyPublisher())
       #expect(received.values.map { [$0.0.id, $0.1.id] } == [[1, 2]])

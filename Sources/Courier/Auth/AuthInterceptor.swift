@@ -21,7 +21,7 @@ import HTTPTypes
 public struct AuthInterceptor: Interceptor {
   private let coordinator: RefreshCoordinator
   /// The statuses that mean "the token was rejected"; 401 by default.
-  public let refreshStatuses: Set<Int>
+  public let refreshStatuses: Set<HTTPResponse.Status>
 
   /// Creates the interceptor.
   ///
@@ -31,7 +31,7 @@ public struct AuthInterceptor: Interceptor {
   ///   - onUnauthorized: Called once per failed refresh.
   public init(
     provider: any TokenProvider,
-    refreshStatuses: Set<Int> = [401],
+    refreshStatuses: Set<HTTPResponse.Status> = [.unauthorized],
     onUnauthorized: (@Sendable (CourierError) async -> Void)? = nil
   ) {
     coordinator = RefreshCoordinator(provider: provider, onUnauthorized: onUnauthorized)
@@ -52,7 +52,7 @@ public struct AuthInterceptor: Interceptor {
       throw CourierError(.unauthorized, "There are no credentials for a request that requires them", request: request)
     }
     let first = try await next(Self.authorize(request, with: token), body, context)
-    guard refreshStatuses.contains(first.0.status.code), body.map({ $0.iterationBehavior == .multiple }) ?? true
+    guard refreshStatuses.contains(first.0.status), body.map({ $0.iterationBehavior == .multiple }) ?? true
     else {
       return first
     }

@@ -4,7 +4,7 @@ extension APIClient {
   /// Sends two or more endpoints of any value types and returns their values as a tuple, in argument order.
   ///
   /// ```swift
-  /// let (user, products, post) = try await client.send(
+  /// let (user, products, post) = try await client.values(
   ///   Endpoint<User>.get("/users/me"),
   ///   Endpoint<ProductPage>.get("/products", query: ["limit": 5]),
   ///   Endpoint<Post>.get("/posts/1"),
@@ -12,8 +12,7 @@ extension APIClient {
   /// )
   /// ```
   ///
-  /// With one endpoint, `send(_:)` is called instead and returns the whole ``Response``; this overload needs at
-  /// least two, so the two never compete.
+  /// For one endpoint, call ``value(_:)-(Endpoint<Value>)`` (the value) or ``send(_:)`` (the whole ``Response``).
   ///
   /// In ``BatchMode/sequential`` mode (the default) each call starts when the previous one succeeded. In
   /// ``BatchMode/concurrent`` mode all start at once and the first failure cancels the others. Either way the
@@ -30,7 +29,7 @@ extension APIClient {
   ///   - mode: One at a time (the default) or all at once.
   /// - Returns: The decoded values, in argument order.
   /// - Throws: The first ``CourierError``; in concurrent mode the one that happened first.
-  public func send<First, Second, each Rest>(
+  public func values<First, Second, each Rest>(
     _ first: Endpoint<First>,
     _ second: Endpoint<Second>,
     _ rest: repeat Endpoint<each Rest>,
@@ -42,6 +41,17 @@ extension APIClient {
     case .concurrent:
       return try await sendConcurrently(first, second, repeat each rest)
     }
+  }
+
+  /// The former name of ``values(_:_:_:mode:)``, which returns bare values where `send(_:)` returns a ``Response``.
+  @available(*, deprecated, renamed: "values(_:_:_:mode:)")
+  public func send<First, Second, each Rest>(
+    _ first: Endpoint<First>,
+    _ second: Endpoint<Second>,
+    _ rest: repeat Endpoint<each Rest>,
+    mode: BatchMode = .sequential
+  ) async throws -> (First, Second, repeat each Rest) {
+    try await values(first, second, repeat each rest, mode: mode)
   }
 
   /// Runs every call of a batch in its own child task; the first failure ends the group, which cancels the rest.

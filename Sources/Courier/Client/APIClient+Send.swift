@@ -44,9 +44,16 @@ extension APIClient {
     try await send(target.endpoint(as: type)).value
   }
 
-  /// Builds the request an endpoint describes, without sending it: the URL, every header and the encoded body.
-  public func request<Value>(for endpoint: Endpoint<Value>) throws -> HTTPRequest {
+  /// Builds the request an endpoint describes, without sending it: the URL and every header, with the body
+  /// encoded to check that it can be.
+  public func httpRequest<Value>(for endpoint: Endpoint<Value>) throws -> HTTPRequest {
     try makeRequest(endpoint).request
+  }
+
+  /// The former name of ``httpRequest(for:)``.
+  @available(*, deprecated, renamed: "httpRequest(for:)")
+  public func request<Value>(for endpoint: Endpoint<Value>) throws -> HTTPRequest {
+    try httpRequest(for: endpoint)
   }
 }
 
@@ -155,7 +162,7 @@ extension APIClient {
       var failure = ResponseDecoding.failure(error, type: Value.self, data: data)
       failure.request = request
       failure.response = response
-      failure.customMessage = endpoint.statusMessages[response.status.code]
+      failure.customMessage = endpoint.statusMessages[response.status]
       throw failure
     }
   }
@@ -171,7 +178,7 @@ extension APIClient {
       .unacceptableStatus, "The server answered \(response.status.code) \(response.status.phrase)",
       request: request, response: response, body: data)
     error.serverError = decodeServerError(data)
-    error.customMessage = endpoint.statusMessages[response.status.code]
+    error.customMessage = endpoint.statusMessages[response.status]
     return error
   }
 

@@ -128,7 +128,7 @@ extension Endpoint {
 
   /// Sets the message a failure with `status` shows as ``CourierError/userMessage``.
   public func message(for status: HTTPResponse.Status, _ message: String) -> Endpoint {
-    with { $0.statusMessages[status.code] = message }
+    with { $0.statusMessages[status] = message }
   }
 
   /// Decodes this endpoint's responses with `decoder`.

@@ -46,8 +46,8 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
   public var encoder: JSONEncoder?
   /// A query encoder for this endpoint only.
   public var queryEncoder: URLQueryEncoder?
-  /// Messages for failure statuses, by status code, shown as ``CourierError/userMessage``.
-  public var statusMessages: [Int: String]
+  /// Messages for failure statuses, by status, shown as ``CourierError/userMessage``.
+  public var statusMessages: [HTTPResponse.Status: String]
   /// Per-call settings read by interceptors and transports: authentication, retry, logging, cache policy, and
   /// any of your own; set them with modifiers such as ``retries(_:)``, or with ``attribute(_:_:)``.
   public var attributes: Attributes

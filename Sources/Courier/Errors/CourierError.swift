@@ -19,23 +19,23 @@ import HTTPTypes
 /// ```
 public struct CourierError: Error, Sendable {
   /// What kind of failure this is.
-  public var kind: Kind
+  public internal(set) var kind: Kind
   /// A developer-facing explanation of what was wrong, e.g. `Header "X-Id" contains CR or LF`.
-  public var detail: String
+  public internal(set) var detail: String
   /// The request as it was (or would have been) sent, when one was built.
-  public var request: HTTPRequest?
+  public internal(set) var request: HTTPRequest?
   /// The response head, when a response arrived.
-  public var response: HTTPResponse?
+  public internal(set) var response: HTTPResponse?
   /// The raw response body bytes, when a response body arrived. Never dropped, even when decoding failed.
-  public var body: Data?
+  public internal(set) var body: Data?
   /// The server's error body, decoded with the client's ``APIClient/Configuration/serverErrorType``.
-  public var serverError: (any ServerErrorResponse)?
+  public internal(set) var serverError: (any ServerErrorResponse)?
   /// The error that caused this one (a `URLError`, a `DecodingError`, an `EncodingError`, ...).
-  public var underlyingError: (any Error)?
+  public internal(set) var underlyingError: (any Error)?
   /// The coding path of an encoding or decoding failure, in query/JSON form: `items[3].price`.
-  public var codingPath: String?
+  public internal(set) var codingPath: String?
   /// The endpoint's custom message for this response status, set with ``Endpoint/message(for:_:)``.
-  public var customMessage: String?
+  public internal(set) var customMessage: String?
 
   /// Creates an error. Courier creates these for you; the initializer is public for test doubles and transports.
   public init(

@@ -26,7 +26,7 @@ extension APIClient {
     to destination: URL,
     options: DownloadOptions = DownloadOptions()
   ) async throws -> DownloadResult {
-    let request = try request(for: endpoint)
+    let request = try httpRequest(for: endpoint)
     let files = try DownloadFiles(
       destination: destination, url: "\(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "/")",
       replacesExistingFile: options.replacesExistingFile)

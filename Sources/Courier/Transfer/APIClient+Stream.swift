@@ -49,7 +49,7 @@ extension APIClient {
         let data = try? await body.collect(upTo: 1 << 20)
         throw unacceptable(endpoint, request: request, response: response, data: data ?? Data())
       }
-      let chunks = ErrorTypedBody(base: body, request: request, progress: progress)
+      let chunks = ErrorTypedBody(base: body, request: request, response: response, progress: progress)
       let stream = StreamedResponse(
         request: request, response: response,
         body: HTTPBody(chunks, length: body.length, iterationBehavior: body.iterationBehavior))
@@ -63,11 +63,13 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
   typealias Element = Data
   let base: HTTPBody
   let request: HTTPRequest
+  let response: HTTPResponse
   let progress: TransferReporters?
 
   struct AsyncIterator: AsyncIteratorProtocol {
     var base: HTTPBody.AsyncIterator
     let request: HTTPRequest
+    let response: HTTPResponse
     let progress: TransferReporters?
 
     mutating func next() async throws -> Data? {
@@ -79,12 +81,14 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
         return chunk
       } catch {
         progress?.download?.finish(complete: false)
-        throw APIClient.cancellationAware(CourierError(transportFailure: error, request: request))
+        var failure = APIClient.cancellationAware(CourierError(transportFailure: error, request: request))
+        if failure.response == nil { failure.response = response }
+        throw failure
       }
     }
   }
 
   func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(base: base.makeAsyncIterator(), request: request, progress: progress)
+    AsyncIterator(base: base.makeAsyncIterator(), request: request, response: response, progress: progress)
   }
 }

@@ -7,7 +7,7 @@ import Courier
 /// search.cancel()  // the user typed another letter; onCancellation (or onError) runs
 /// ```
 public struct CallHandle: Sendable, Hashable {
-  let task: Task<Void, any Error>
+  let task: Task<Void, Never>
 
   /// Cancels the call. Its `onCancellation` callback (or `onError` when that is not set) still runs.
   public func cancel() {
@@ -19,6 +19,6 @@ public struct CallHandle: Sendable, Hashable {
 
   /// Waits until the call is over and its last callback has returned.
   public func finished() async {
-    _ = await task.result
+    await task.value
   }
 }

@@ -16,7 +16,7 @@ import HTTPTypes
 /// }
 ///
 /// let books = try await client.value(ProductsResource(category: "books"))
-/// let endpoint = ProductsResource(category: "books").request.timeout(5)  // an Endpoint<[Product]> to refine
+/// let endpoint = ProductsResource(category: "books").endpoint.timeout(5)  // an Endpoint<[Product]> to refine
 /// ```
 ///
 /// For bytes rather than JSON, make the model ``BinaryContent``: the body arrives as it is, with its content type.
@@ -47,8 +47,12 @@ extension APIResource {
   /// The whole body.
   public var wrapperKey: String? { nil }
 
-  /// The typed request this resource describes, to send as is or refine with ``Endpoint`` modifiers.
-  public var request: Endpoint<ModelType> {
+  /// The former name of ``endpoint``.
+  @available(*, deprecated, renamed: "endpoint")
+  public var request: Endpoint<ModelType> { endpoint }
+
+  /// The endpoint this resource describes, to send as is or refine with ``Endpoint`` modifiers.
+  public var endpoint: Endpoint<ModelType> {
     var endpoint = Endpoint<ModelType>(path, method: method).queryItems(queryItems)
     endpoint.headers = headers
     if ModelType.self == BinaryContent.self {
@@ -69,7 +73,7 @@ extension APIClient {
   /// Sends a resource's request and returns the whole response.
   @discardableResult
   public func send<Resource: APIResource>(_ resource: Resource) async throws -> Response<Resource.ModelType> {
-    try await send(resource.request)
+    try await send(resource.endpoint)
   }
 
   /// Sends a resource's request and returns its model.
@@ -79,6 +83,6 @@ extension APIClient {
   /// ```
   @discardableResult
   public func value<Resource: APIResource>(_ resource: Resource) async throws -> Resource.ModelType {
-    try await send(resource.request).value
+    try await send(resource.endpoint).value
   }
 }

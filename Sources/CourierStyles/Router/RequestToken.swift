@@ -1,17 +1,46 @@
 import Courier
 import Foundation
 
-/// Names a call a ``Router`` has in flight, so it can be cancelled alone.
-///
-/// ```swift
-/// let token = router.request(.search("lamp"), as: [Product].self) { result in show(result) }
-/// router.cancel(token)  // the user typed another letter
-/// ```
+/// Named a call a ``Router`` had in flight, so it could be cancelled alone. Cancel the calling task, or keep the
+/// ``CallHandle`` that ``Router/request(_:as:completion:)`` returns, instead.
+@available(
+  *, deprecated, message: "cancel the calling task, or keep the CallHandle that request(_:as:completion:) returns"
+)
 public struct RequestToken: Sendable, Hashable {
   let id: UUID
 
-  /// A new token, to pass to ``Router/send(_:as:token:)`` when you need to cancel an `async` call from elsewhere.
+  /// A new token.
   public init() {
     id = UUID()
+  }
+}
+
+@available(
+  *, deprecated, message: "cancel the calling task, or keep the CallHandle that request(_:as:completion:) returns"
+)
+extension Router {
+  /// Sends `target` and returns the whole response; ``cancel(_:)-(RequestToken)`` with `token` cancels it.
+  @discardableResult
+  public func send<Value: Decodable & Sendable>(
+    _ target: API,
+    as type: Value.Type = Value.self,
+    token: RequestToken
+  ) async throws -> Response<Value> {
+    try await send(target.endpoint(as: type), key: token.id)
+  }
+
+  /// Sends `target` and returns the decoded value; ``cancel(_:)-(RequestToken)`` with `token` cancels it.
+  @discardableResult
+  public func request<Value: Decodable & Sendable>(
+    _ target: API,
+    as type: Value.Type = Value.self,
+    token: RequestToken
+  ) async throws -> Value {
+    try await send(target, as: type, token: token).value
+  }
+
+  /// Cancels the calls started with `token` that are still in flight.
+  public func cancel(_ token: RequestToken) {
+    cancel(key: token.id)
   }
 }

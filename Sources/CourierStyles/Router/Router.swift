@@ -2,19 +2,19 @@ import Courier
 import Foundation
 
 /// Sends the calls of an ``EndpointConvertible`` API (an enum with a case per call) and can cancel them: one by
-/// its ``RequestToken``, or all at once.
+/// its ``CallHandle``, or all at once.
 ///
 /// ```swift
 /// let router = Router<BlogAPI>(client: APIClient(environment: environments))
 /// let posts = try await router.request(.posts(page: 1), as: [Post].self)
 ///
-/// let token = router.request(.create(draft), as: Post.self) { result in  // on the main actor
+/// let call = router.request(.create(draft), as: Post.self) { result in  // on the main actor
 ///   switch result {
 ///   case .success(let post): show(post)
 ///   case .failure(let error): alert(error.userMessage)
 ///   }
 /// }
-/// router.cancel(token)   // or router.cancelAll() when the screen goes away
+/// call.cancel()   // or router.cancelAll() when the screen goes away
 /// ```
 ///
 /// A cancelled call fails with a ``CourierError`` whose ``CourierError/isCancellation`` is true. Cancelling the
@@ -22,63 +22,54 @@ import Foundation
 public final class Router<API: EndpointConvertible>: Sendable {
   /// The client calls go through; its base URL (or environment) is used unless the API names one.
   public let client: APIClient
-  private let inFlight = TaskRegistry<RequestToken>()
+  private let inFlight = TaskRegistry<UUID>()
 
   /// Creates a router sending through `client`.
   public init(client: APIClient) {
     self.client = client
   }
 
-  /// Sends `target` and returns the whole response.
-  ///
-  /// - Parameter token: Pass a token you made to cancel this call with ``cancel(_:)`` while it runs.
+  /// Sends `target` and returns the whole response. Cancel it by cancelling the calling task, or with
+  /// ``cancelAll()``.
   @discardableResult
   public func send<Value: Decodable & Sendable>(
     _ target: API,
-    as type: Value.Type = Value.self,
-    token: RequestToken = RequestToken()
+    as type: Value.Type = Value.self
   ) async throws -> Response<Value> {
-    let call = start(target.endpoint(as: type), token: token)
-    do {
-      return try await withTaskCancellationHandler {
-        try await call.value
-      } onCancel: {
-        call.cancel()
-      }
-    } catch {
-      throw Self.courierError(error)
-    }
+    try await send(target.endpoint(as: type), key: UUID())
   }
 
   /// Sends `target` and returns the decoded value.
   @discardableResult
   public func request<Value: Decodable & Sendable>(
     _ target: API,
-    as type: Value.Type = Value.self,
-    token: RequestToken = RequestToken()
+    as type: Value.Type = Value.self
   ) async throws -> Value {
-    try await send(target, as: type, token: token).value
+    try await send(target, as: type).value
   }
 
-  /// Starts `target` and hands its result to `completion` on the main actor; returns the token that cancels it.
+  /// Starts `target` and hands its result to `completion` on the main actor; returns the handle that cancels it.
   @discardableResult
   public func request<Value: Decodable & Sendable>(
     _ target: API,
     as type: Value.Type = Value.self,
     completion: @escaping @MainActor @Sendable (Result<Value, CourierError>) -> Void
-  ) -> RequestToken {
-    let token = RequestToken()
-    let call = start(target.endpoint(as: type), token: token)
-    Task {
-      let result = await call.result.map(\.value).mapError(Self.courierError)
-      await completion(result)
+  ) -> CallHandle {
+    let call = start(target.endpoint(as: type), key: UUID())
+    let task = Task {
+      let result = await withTaskCancellationHandler {
+        await call.value
+      } onCancel: {
+        call.cancel()
+      }
+      await completion(result.map(\.value))
     }
-    return token
+    return CallHandle(task: task)
   }
 
-  /// Cancels the calls started with `token` that are still in flight.
-  public func cancel(_ token: RequestToken) {
-    inFlight.cancel { $0 == token }
+  /// Cancels the call `handle` names, if it is still running.
+  public func cancel(_ handle: CallHandle) {
+    handle.cancel()
   }
 
   /// Cancels every call in flight.
@@ -91,10 +82,34 @@ public final class Router<API: EndpointConvertible>: Sendable {
     inFlight.count
   }
 
-  /// Starts sending `endpoint` in a task that is registered under `token` before it can finish.
-  private func start<Value>(_ endpoint: Endpoint<Value>, token: RequestToken) -> Task<Response<Value>, any Error> {
+  /// Sends `endpoint` in a task registered under `key`, so that ``cancelAll()`` reaches it; cancelling the calling
+  /// task cancels it too.
+  func send<Value>(_ endpoint: Endpoint<Value>, key: UUID) async throws -> Response<Value> {
+    let call = start(endpoint, key: key)
+    return try await withTaskCancellationHandler {
+      await call.value
+    } onCancel: {
+      call.cancel()
+    }.get()
+  }
+
+  /// Starts sending `endpoint` in a task registered under `key`; it leaves the registry before its result is seen.
+  private func start<Value>(
+    _ endpoint: Endpoint<Value>,
+    key: UUID
+  ) -> Task<Result<Response<Value>, CourierError>, Never> {
     let client = client
-    return inFlight.start(under: token) { try await client.send(endpoint) }
+    return inFlight.start(under: key) {
+      do {
+        return .success(try await client.send(endpoint))
+      } catch {
+        return .failure(Self.courierError(error))
+      }
+    }
+  }
+
+  func cancel(key: UUID) {
+    inFlight.cancel { $0 == key }
   }
 
   private static func courierError(_ error: any Error) -> CourierError {

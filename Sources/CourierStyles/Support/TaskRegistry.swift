@@ -12,15 +12,15 @@ final class TaskRegistry<Key: Hashable & Sendable>: @unchecked Sendable {
   /// Starts `operation` in a task registered under `key` before it can finish; it leaves the registry when done.
   func start<Success: Sendable>(
     under key: Key,
-    _ operation: @escaping @Sendable () async throws -> Success
-  ) -> Task<Success, any Error> {
+    _ operation: @escaping @Sendable () async -> Success
+  ) -> Task<Success, Never> {
     lock.lock()
     defer { lock.unlock() }
     counter &+= 1
     let id = counter
     let task = Task {
       defer { self.remove(id) }
-      return try await operation()
+      return await operation()
     }
     tasks[id] = (key, { task.cancel() })
     return task

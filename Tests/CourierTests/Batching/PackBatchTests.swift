@@ -8,7 +8,7 @@ struct PackBatchTests {
   @Test("send(a, b, c) returns each value with its own type, in argument order", arguments: TransportKind.allCases)
   func heterogeneousTuple(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
-      let (product, page, hits) = try await client.send(
+      let (product, page, hits) = try await client.values(
         BatchEndpoints.product(7),
         Endpoint<ProductPage>.get("/products", query: ["limit": 3, "page": 2]),
         BatchEndpoints.counted("pack")
@@ -27,9 +27,9 @@ struct PackBatchTests {
   @Test("two endpoints and five endpoints both work", arguments: TransportKind.allCases)
   func anyCount(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
-      let (first, second) = try await client.send(BatchEndpoints.product(1), BatchEndpoints.product(2))
+      let (first, second) = try await client.values(BatchEndpoints.product(1), BatchEndpoints.product(2))
       #expect([first.id, second.id] as [Int] == [1, 2])
-      let five = try await client.send(
+      let five = try await client.values(
         BatchEndpoints.product(5), BatchEndpoints.product(4), BatchEndpoints.product(3), BatchEndpoints.product(2),
         BatchEndpoints.product(1), mode: .concurrent)
       #expect([five.0.id, five.1.id, five.2.id, five.3.id, five.4.id] as [Int] == [5, 4, 3, 2, 1])
@@ -39,7 +39,7 @@ struct PackBatchTests {
   @Test("sequential mode sends one call at a time", arguments: TransportKind.allCases)
   func sequentialIsOneAtATime(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
-      let (a, b, c) = try await client.send(
+      let (a, b, c) = try await client.values(
         BatchEndpoints.probe(milliseconds: 80), BatchEndpoints.probe(milliseconds: 80),
         BatchEndpoints.probe(milliseconds: 80))
       #expect([a.inFlight, b.inFlight, c.inFlight] as [Int] == [1, 1, 1])
@@ -50,7 +50,7 @@ struct PackBatchTests {
   @Test("concurrent mode has every call in flight at once", arguments: TransportKind.allCases)
   func concurrentOverlaps(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
-      let (a, b, c) = try await client.send(
+      let (a, b, c) = try await client.values(
         BatchEndpoints.probe(milliseconds: 600), BatchEndpoints.probe(milliseconds: 600),
         BatchEndpoints.probe(milliseconds: 600), mode: .concurrent)
       #expect(max(a.maxInFlight, b.maxInFlight, c.maxInFlight) == 3)
@@ -61,7 +61,7 @@ struct PackBatchTests {
   func sequentialStopsAtFailure(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
       let error = await #expect(throws: CourierError.self) {
-        try await client.send(
+        try await client.values(
           BatchEndpoints.counted("before"), BatchEndpoints.status(404), BatchEndpoints.counted("after"))
       }
       #expect(error?.status == .notFound)
@@ -78,7 +78,7 @@ struct PackBatchTests {
     try await withDemoServer(kind) { client, _ in
       let stopwatch = Stopwatch()
       let error = await #expect(throws: CourierError.self) {
-        try await client.send(
+        try await client.values(
           BatchEndpoints.slow(milliseconds: 30_000), BatchEndpoints.status(503),
           BatchEndpoints.slow(milliseconds: 30_000),
           mode: .concurrent)
@@ -93,7 +93,7 @@ struct PackBatchTests {
     try await withDemoServer(kind) { client, _ in
       let stopwatch = Stopwatch()
       let batch = Task {
-        try await client.send(
+        try await client.values(
           BatchEndpoints.slow(milliseconds: 30_000), BatchEndpoints.slow(milliseconds: 30_000), mode: .concurrent)
       }
       try await pause(milliseconds: 200)

@@ -114,7 +114,7 @@ struct CachedResource: Decodable, Sendable {
       let resource = Endpoint<CachedResource>.get("/cache/resource/iv").query(["cc": "max-age=600"])
       try await cached.send(resource)
       #expect(try await cached.send(resource).cacheStatus == .hit)
-      let stored = try cached.request(for: resource).path ?? ""
+      let stored = try cached.httpRequest(for: resource).path ?? ""
       try await cached.send(Endpoint<Empty>.post("/cache/resource/elsewhere").query(["location": .string(stored)]))
       #expect(try await cached.send(resource).cacheStatus == .miss, "invalidated by Location")
       #expect(try await cached.send(resource).cacheStatus == .hit)

@@ -11,7 +11,7 @@ import Testing
 
   func url(_ base: String?, _ path: String) throws -> String {
     let client = APIClient.stubbed(StubTransport(.any)) { $0.baseURL = base.flatMap(URL.init(string:)) }
-    return try client.request(for: Endpoint<Empty>.get(path)).url?.absoluteString ?? "nil"
+    return try client.httpRequest(for: Endpoint<Empty>.get(path)).url?.absoluteString ?? "nil"
   }
 
   @Test(arguments: [
@@ -42,15 +42,15 @@ import Testing
 
   @Test func aQuestionMarkInThePathStartsAQueryKeptBeforeTheEndpointQuery() throws {
     #expect(try url("https://x.test/v1", "/search?q=a b&tag=c#d") == "https://x.test/v1/search?q=a%20b&tag=c%23d")
-    let request = try client.request(for: Endpoint<Empty>.get("/search?q=x", query: ["page": 2]))
+    let request = try client.httpRequest(for: Endpoint<Empty>.get("/search?q=x", query: ["page": 2]))
     #expect(request.path == "/v1/search?q=x&page=2")
     #expect(try url("https://x.test", "/a?") == "https://x.test/a")
   }
 
   @Test func sameTypedDictionaryLiteralsKeepTheirOrder() throws {
-    let request = try client.request(for: Endpoint<Empty>.get("/a").query(["z": "1", "a": "2"]))
+    let request = try client.httpRequest(for: Endpoint<Empty>.get("/a").query(["z": "1", "a": "2"]))
     #expect(request.path == "/v1/a?z=1&a=2")
-    let form = try client.request(for: Endpoint<Empty>.post("/a").body(form: ["z": "1", "a": "2"]))
+    let form = try client.httpRequest(for: Endpoint<Empty>.post("/a").body(form: ["z": "1", "a": "2"]))
     #expect(form.headerFields[.contentType] == "application/x-www-form-urlencoded")
   }
 
@@ -58,12 +58,12 @@ import Testing
     #expect(
       try url("https://api.example.com/v1", "https://cdn.example.org/img/1.png") == "https://cdn.example.org/img/1.png")
     #expect(try url(nil, "http://127.0.0.1:9/x?a=1") == "http://127.0.0.1:9/x?a=1")
-    let withQuery = try client.request(for: Endpoint<Empty>.get("https://cdn.example.org/i?a=1").query(["b": 2]))
+    let withQuery = try client.httpRequest(for: Endpoint<Empty>.get("https://cdn.example.org/i?a=1").query(["b": 2]))
     #expect(withQuery.url?.absoluteString == "https://cdn.example.org/i?a=1&b=2")
   }
 
   @Test func endpointBaseURLOverridesTheClients() throws {
-    let request = try client.request(
+    let request = try client.httpRequest(
       for: Endpoint<Empty>.get("/v2/x").baseURL(URL(string: "https://other.example.com")!))
     #expect(request.url?.absoluteString == "https://other.example.com/v2/x")
   }
@@ -71,7 +71,7 @@ import Testing
   @Test func baseURLQueryIsKeptAndExtended() throws {
     #expect(try url("https://x.test/api?key=1", "/a") == "https://x.test/api/a?key=1")
     let client = APIClient.stubbed(StubTransport(.any)) { $0.baseURL = URL(string: "https://x.test/api?key=1") }
-    let request = try client.request(for: Endpoint<Empty>.get("/a", query: ["b": "2"]))
+    let request = try client.httpRequest(for: Endpoint<Empty>.get("/a", query: ["b": "2"]))
     #expect(request.url?.absoluteString == "https://x.test/api/a?key=1&b=2")
   }
 
@@ -103,7 +103,7 @@ import Testing
     let client = APIClient.stubbed(StubTransport(.any)) {
       $0.defaultHeaders = [.accept: "text/html", .userAgent: "UA"]
     }
-    let request = try client.request(
+    let request = try client.httpRequest(
       for: Endpoint<Empty>.get("/a").header(.accept("application/json")).header("X-Trace", "1").header("x-trace", "2"))
     #expect(request.headerFields[values: .accept] == ["application/json"])
     #expect(request.headerFields[values: HTTPField.Name("X-Trace")!] == ["2"])
@@ -125,7 +125,7 @@ import Testing
   @Test func bearerTokenWithNewlineIsRejected() {
     let client = APIClient.stubbed(StubTransport(.any))
     let error = #expect(throws: CourierError.self) {
-      try client.request(for: Endpoint<Empty>.get("/a").header(.authorization(bearer: "abc\n")))
+      try client.httpRequest(for: Endpoint<Empty>.get("/a").header(.authorization(bearer: "abc\n")))
     }
     #expect(error?.kind == .invalidRequest)
   }
@@ -133,7 +133,7 @@ import Testing
   @Test func invalidHeaderNameIsRejected() {
     let client = APIClient.stubbed(StubTransport(.any))
     let error = #expect(throws: CourierError.self) {
-      try client.request(for: Endpoint<Empty>.get("/a").header("Bad Name", "v"))
+      try client.httpRequest(for: Endpoint<Empty>.get("/a").header("Bad Name", "v"))
     }
     #expect(error?.kind == .invalidRequest)
   }
@@ -175,12 +175,12 @@ import Testing
       { (HTTPResponse(status: .ok), HTTPBody()) }
     }
     let client = APIClient(configuration: .init(baseURL: URL(string: "https://x.test"), transport: GzipTransport()))
-    let request = try client.request(for: Endpoint<Empty>.get("/"))
+    let request = try client.httpRequest(for: Endpoint<Empty>.get("/"))
     #expect(request.headerFields[.acceptEncoding] == "gzip;q=1.0, deflate;q=0.9")
     #expect(request.headerFields[.userAgent]?.contains("Courier/") == true)
     #expect(request.headerFields[.acceptLanguage] != nil)
     let silent = APIClient.stubbed(StubTransport(.any))
-    #expect(try silent.request(for: Endpoint<Empty>.get("/")).headerFields[.acceptEncoding] == nil)
+    #expect(try silent.httpRequest(for: Endpoint<Empty>.get("/")).headerFields[.acceptEncoding] == nil)
   }
 }
 
@@ -193,7 +193,7 @@ import Testing
 
   @Test func encodableQueryFollowsHandWrittenQueryInOrder() throws {
     let client = APIClient.stubbed(StubTransport(.any))
-    let request = try client.request(
+    let request = try client.httpRequest(
       for: Endpoint<Empty>.get("/p", query: ["page": 2]).query(
         Filter(category: nil, tags: ["a b", "c"], inStock: true)))
     #expect(request.path == "/v1/p?page=2&tags%5B%5D=a%20b&tags%5B%5D=c&inStock=true")
@@ -203,10 +203,10 @@ import Testing
     let client = APIClient.stubbed(StubTransport(.any)) { $0.queryEncoder.boolEncoding = .numeric }
     let filter = Filter(category: "x", tags: ["a", "b"], inStock: false)
     #expect(
-      try client.request(for: Endpoint<Empty>.get("/p").query(filter)).path
+      try client.httpRequest(for: Endpoint<Empty>.get("/p").query(filter)).path
         == "/v1/p?category=x&tags%5B%5D=a&tags%5B%5D=b&inStock=0")
     let endpoint = Endpoint<Empty>.get("/p").query(filter).queryEncoder(URLQueryEncoder(arrayEncoding: .commaSeparated))
-    #expect(try client.request(for: endpoint).path == "/v1/p?category=x&tags=a%2Cb&inStock=false")
+    #expect(try client.httpRequest(for: endpoint).path == "/v1/p?category=x&tags=a%2Cb&inStock=false")
   }
 
   @Test func jsonBodySetsContentTypeUnlessTheCallerDid() async throws {

@@ -59,13 +59,13 @@ import Testing
     let injected = APIClient(baseURL: URL(string: "https://api.example.test")) {
       $0.headerProviders = [.fields { [HTTPField.Name("X-Ok")!: "yes"] }, .encodable(["X-Bad": "a\r\nInjected: 1"])]
     }
-    let error = #expect(throws: CourierError.self) { try injected.request(for: Endpoint<Empty>.get("/")) }
+    let error = #expect(throws: CourierError.self) { try injected.httpRequest(for: Endpoint<Empty>.get("/")) }
     #expect(error?.kind == .invalidRequest)
 
     let nested = APIClient(baseURL: URL(string: "https://api.example.test")) {
       $0.headerProviders = [.encodable(Nested())]
     }
-    let nestedError = #expect(throws: CourierError.self) { try nested.request(for: Endpoint<Empty>.get("/")) }
+    let nestedError = #expect(throws: CourierError.self) { try nested.httpRequest(for: Endpoint<Empty>.get("/")) }
     #expect(nestedError?.kind == .invalidRequest)
   }
 }

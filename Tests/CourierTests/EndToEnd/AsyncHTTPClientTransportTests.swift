@@ -71,7 +71,7 @@ import Darwin
     let transport = AsyncHTTPClientTransport(client: client, configuration: plain)
     #expect(transport.supportedContentEncodings.isEmpty)
     let api = APIClient(baseURL: URL(string: "http://127.0.0.1:1")) { $0.transport = transport }
-    #expect(try api.request(for: Endpoint<Empty>.get("/")).headerFields[.acceptEncoding] == nil)
+    #expect(try api.httpRequest(for: Endpoint<Empty>.get("/")).headerFields[.acceptEncoding] == nil)
     try await client.shutdown()
   }
 
@@ -89,7 +89,7 @@ import Darwin
 
   @Test func smallResponsesArriveBufferedAndLargerOnesStream() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
-      let request = try client.request(for: Endpoint<Data>.get("/products").query(["limit": 50]))
+      let request = try client.httpRequest(for: Endpoint<Data>.get("/products").query(["limit": 50]))
       let (_, small) = try await server.transport.send(request, body: nil, options: TransportOptions())
       let buffered = try #require(small.bufferedData)
       #expect(buffered.count > 100)

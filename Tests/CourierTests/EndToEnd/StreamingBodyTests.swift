@@ -49,7 +49,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aResponseBodyReadThroughTheTransportMatchesItsLength(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, server in
-      let request = try client.request(for: Endpoint<Data>.get("/products").query(["limit": 50]))
+      let request = try client.httpRequest(for: Endpoint<Data>.get("/products").query(["limit": 50]))
       let (response, body) = try await server.transport.send(request, body: nil, options: TransportOptions())
       #expect(response.status == .ok)
       var received = Data()
@@ -69,7 +69,7 @@ import Testing
   func emptyResponsesHaveAnEmptyBody(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, server in
       for endpoint in [Endpoint<Empty>.get("/empty"), Endpoint<Empty>.head("/products/1")] {
-        let request = try client.request(for: endpoint)
+        let request = try client.httpRequest(for: endpoint)
         let (response, body) = try await server.transport.send(request, body: nil, options: TransportOptions())
         #expect(response.status == (endpoint.method == .head ? .ok : .noContent))
         #expect(try await body.collect().isEmpty)

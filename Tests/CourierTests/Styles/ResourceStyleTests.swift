@@ -40,7 +40,7 @@ private struct GreetingResource: APIResource {
       let first = try await client.value(ProductResource(id: books[0].id))
       #expect(first == books[0])
 
-      let response = try await client.send(ProductsResource(category: "games").request.header("X-Screen", "games"))
+      let response = try await client.send(ProductsResource(category: "games").endpoint.header("X-Screen", "games"))
       #expect(response.request.path == "/products?category=games&limit=100")
       #expect(response.request.headerFields[HTTPField.Name("X-Screen")!] == "games")
       #expect(response.value.allSatisfy { $0.category == "games" })

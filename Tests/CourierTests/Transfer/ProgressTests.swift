@@ -23,7 +23,7 @@ import Testing
       for _ in 0..<10 { continuation.yield(Data(repeating: 2, count: 100)) }
       continuation.finish()
     }
-    let task = client.task(
+    let task = client.transfer(
       Endpoint<Data>.post("/upload").body(.body(HTTPBody(chunks, length: .known(1000)), contentType: "text/plain")))
     let data = try await task.value
     #expect(data.count == 3000)
@@ -57,7 +57,7 @@ import Testing
 
   @Test func aFailedCallEndsItsSequencesWithoutClaimingCompletion() async throws {
     let client = APIClient.testing(stubs: [.get("/big").reply(.data(Data(count: 100)))])
-    let task = client.task(Endpoint<[String]>.get("/big"))
+    let task = client.transfer(Endpoint<[String]>.get("/big"))
     await #expect(throws: CourierError.self) { try await task.value }
     var downloads: [TransferProgress] = []
     for await progress in task.downloadProgress { downloads.append(progress) }

@@ -34,7 +34,7 @@ import Testing
     form.append("A clip", name: "title")
     form.append(fileAt: file, name: "clip")
     try await withDemoServer(kind) { client, _ in
-      let task = client.task(Endpoint<UploadReport>.post("/upload").body(.multipart(form)))
+      let task = client.transfer(Endpoint<UploadReport>.post("/upload").body(.multipart(form)))
       let report = try await task.value
       // Iterated only after the call has finished: nothing was lost.
       var values: [TransferProgress] = []

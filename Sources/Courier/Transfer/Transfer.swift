@@ -6,13 +6,13 @@ import Foundation
 /// it can be iterated after the transfer has begun without missing any; both end when the call does.
 ///
 /// ```swift
-/// let task = client.task(Endpoint<UploadReport>.post("/upload").body(multipart: form))
+/// let upload = client.transfer(Endpoint<UploadReport>.post("/upload").body(multipart: form))
 /// Task {
-///   for await progress in task.uploadProgress { bar.fraction = progress.fraction ?? 0 }
+///   for await progress in upload.uploadProgress { bar.fraction = progress.fraction ?? 0 }
 /// }
-/// let report = try await task.value
+/// let report = try await upload.value
 /// ```
-public struct TransferTask<Value: Decodable & Sendable>: Sendable {
+public struct Transfer<Value: Decodable & Sendable>: Sendable {
   /// Progress of the request body.
   public let uploadProgress: ProgressSequence
   /// Progress of the response body.
@@ -52,8 +52,18 @@ public struct TransferTask<Value: Decodable & Sendable>: Sendable {
 }
 
 extension APIClient {
-  /// Starts `endpoint` and returns a task with its upload and download progress as async sequences.
-  public func task<Value>(_ endpoint: Endpoint<Value>) -> TransferTask<Value> {
-    TransferTask(client: self, endpoint: endpoint)
+  /// Starts `endpoint` and returns the transfer, with its upload and download progress as async sequences.
+  public func transfer<Value>(_ endpoint: Endpoint<Value>) -> Transfer<Value> {
+    Transfer(client: self, endpoint: endpoint)
+  }
+
+  /// The former name of ``transfer(_:)``.
+  @available(*, deprecated, renamed: "transfer(_:)")
+  public func task<Value>(_ endpoint: Endpoint<Value>) -> Transfer<Value> {
+    transfer(endpoint)
   }
 }
+
+/// The former name of ``Transfer``.
+@available(*, deprecated, renamed: "Transfer")
+public typealias TransferTask<Value: Decodable & Sendable> = Transfer<Value>
