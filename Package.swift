@@ -146,7 +146,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CourierCombineTests",
-      dependencies: ["Courier", "CourierCombine", "CourierTestSupport"],
+      dependencies: ["Courier", "CourierCombine", "CourierStyles", "CourierTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

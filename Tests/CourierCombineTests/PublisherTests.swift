@@ -1,5 +1,6 @@
 import Courier
 import CourierCombine
+import CourierStyles
 import Foundation
 import HTTPTypes
 import Testing

@@ -3,45 +3,45 @@ import HTTPTypes
 
 /// The directives of a `Cache-Control` field (RFC 9111 §5.2), request or response. Unknown directives are ignored;
 /// names are case-insensitive; values may be quoted.
-public struct CacheControl: Sendable, Hashable {
+struct CacheControl: Sendable, Hashable {
   /// `max-age=N`.
-  public var maxAge: TimeInterval?
+  var maxAge: TimeInterval?
   /// `s-maxage=N` (shared caches; parsed, not used by a private cache).
-  public var sharedMaxAge: TimeInterval?
+  var sharedMaxAge: TimeInterval?
   /// `max-stale` (`.infinity` without a value).
-  public var maxStale: TimeInterval?
+  var maxStale: TimeInterval?
   /// `min-fresh=N`.
-  public var minFresh: TimeInterval?
+  var minFresh: TimeInterval?
   /// `no-cache`.
-  public var noCache = false
+  var noCache = false
   /// `no-store`.
-  public var noStore = false
+  var noStore = false
   /// `must-revalidate` (or `proxy-revalidate`, which a private cache may treat alike).
-  public var mustRevalidate = false
+  var mustRevalidate = false
   /// `private`.
-  public var isPrivate = false
+  var isPrivate = false
   /// `public`.
-  public var isPublic = false
+  var isPublic = false
   /// `immutable` (RFC 8246).
-  public var immutable = false
+  var immutable = false
   /// `only-if-cached`.
-  public var onlyIfCached = false
+  var onlyIfCached = false
   /// `stale-while-revalidate=N` (RFC 5861).
-  public var staleWhileRevalidate: TimeInterval?
+  var staleWhileRevalidate: TimeInterval?
   /// `stale-if-error=N` (RFC 5861).
-  public var staleIfError: TimeInterval?
+  var staleIfError: TimeInterval?
 
   /// No directives.
-  public init() {}
+  init() {}
 
   /// Parses every `Cache-Control` field of `fields`.
-  public init(_ fields: HTTPFields) {
+  init(_ fields: HTTPFields) {
     self.init()
     for value in fields[values: .cacheControl] { parse(value) }
   }
 
   /// Parses one field value: `max-age=60, no-cache, private="Set-Cookie"`.
-  public init(parsing value: String) {
+  init(parsing value: String) {
     self.init()
     parse(value)
   }

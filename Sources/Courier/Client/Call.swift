@@ -24,7 +24,7 @@ struct Call<Value: Decodable & Sendable>: Sendable {
     if incremental || progress?.download != nil { attributes[IncrementalBodyKey.self] = true }
     if let progress { attributes[TransferReportersKey.self] = progress }
     context = RequestContext(
-      attributes: attributes, timeout: endpoint.timeout ?? client.configuration.timeout,
+      attributes: attributes, timeout: endpoint.timeout ?? client.configuration.timeout, attempt: 1,
       callID: client.callCounter.withLock { counter in
         counter &+= 1
         return counter

@@ -19,6 +19,19 @@ extension Endpoint {
     with { $0.baseURL = url }
   }
 
+  /// Sends this endpoint (method, headers, body, decoding, attributes) to `url` instead: a whole URL, whose query
+  /// replaces the endpoint's query parameters. Use it for links a server hands out, such as the next page.
+  ///
+  /// ```swift
+  /// let next = firstPage.url(URL(string: "https://api.example.com/v1/products?cursor=abc")!)
+  /// ```
+  public func url(_ url: URL) -> Endpoint {
+    with { endpoint in
+      endpoint.path = url.absoluteString
+      endpoint.queryParts = []
+    }
+  }
+
   /// Appends hand-written query parameters, in order: `.query(["page": 2, "tags": ["a", "b"]])`.
   public func query(_ query: Query) -> Endpoint {
     guard !query.isEmpty else { return self }

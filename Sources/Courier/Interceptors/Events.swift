@@ -30,7 +30,7 @@ public struct CallMetrics: Sendable, Hashable {
 }
 
 /// Where a call reports its ``CourierEvent``s: the client's observer, if any.
-public struct EventSink: Sendable {
+struct EventSink: Sendable {
   /// What a call records as it goes, behind one lock (a sink is made for every call).
   struct State {
     var attempts = 0
@@ -42,7 +42,7 @@ public struct EventSink: Sendable {
   let state: Locked<State>
 
   /// A sink that reports to `handler`.
-  public init(_ handler: (@Sendable (CourierEvent) -> Void)? = nil) {
+  init(_ handler: (@Sendable (CourierEvent) -> Void)? = nil) {
     self.handler = handler
     state = Locked(State())
   }
@@ -51,7 +51,7 @@ public struct EventSink: Sendable {
   var counters: (attempts: Int, bytesSent: Int64) { state.withLock { ($0.attempts, $0.bytesSent) } }
 
   /// Reports `event`.
-  public func send(_ event: CourierEvent) {
+  func send(_ event: CourierEvent) {
     handler?(event)
   }
 

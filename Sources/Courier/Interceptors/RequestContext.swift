@@ -13,16 +13,19 @@ public struct RequestContext: Sendable {
   /// Identifies the call in events and logs.
   public let callID: UInt64
   /// Receives the call's events.
-  public var events: EventSink
+  var events: EventSink
 
   /// Creates a context; the client makes one per call, and tests make one to run an interceptor alone.
   public init(
     attributes: Attributes = Attributes(),
     timeout: TimeInterval = 60,
     attempt: Int = 1,
-    callID: UInt64 = 0,
-    events: EventSink = EventSink()
+    callID: UInt64 = 0
   ) {
+    self.init(attributes: attributes, timeout: timeout, attempt: attempt, callID: callID, events: EventSink())
+  }
+
+  init(attributes: Attributes, timeout: TimeInterval, attempt: Int, callID: UInt64, events: EventSink) {
     self.attributes = attributes
     self.timeout = timeout
     self.attempt = attempt

@@ -13,17 +13,19 @@ import Foundation
 /// let report = try await upload.value
 /// ```
 public struct Transfer<Value: Decodable & Sendable>: Sendable {
-  /// Progress of the request body.
-  public let uploadProgress: ProgressSequence
-  /// Progress of the response body.
-  public let downloadProgress: ProgressSequence
+  /// Progress of the request body. Every value is kept from the moment the transfer is created, so a consumer that
+  /// starts late still sees the first (zero bytes) and every later one, in order; it ends when the transfer does.
+  /// Iterate it once; use ``Endpoint/onUploadProgress(_:)`` to reach several observers.
+  public let uploadProgress: AsyncStream<TransferProgress>
+  /// Progress of the response body, kept and ended like ``uploadProgress``.
+  public let downloadProgress: AsyncStream<TransferProgress>
   private let call: Task<Response<Value>, any Error>
 
   init(client: APIClient, endpoint: Endpoint<Value>) {
     let reporters = TransferReporters(endpoint, sequences: true)
     // Both reporters exist when sequences are requested.
-    uploadProgress = reporters.upload?.sequence ?? ProgressSequence(stream: AsyncStream { $0.finish() })
-    downloadProgress = reporters.download?.sequence ?? ProgressSequence(stream: AsyncStream { $0.finish() })
+    uploadProgress = reporters.upload?.sequence ?? AsyncStream { $0.finish() }
+    downloadProgress = reporters.download?.sequence ?? AsyncStream { $0.finish() }
     call = Task { try await client.send(endpoint, progress: reporters) }
   }
 

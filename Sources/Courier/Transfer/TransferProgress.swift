@@ -35,35 +35,12 @@ public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// The progress of one direction of a transfer, as an async sequence of ``TransferProgress`` values.
-///
-/// Every value is kept from the moment the transfer is created, so a consumer that starts iterating late still sees
-/// the first one (zero bytes) and every later one, in order. The sequence ends when the transfer does; it has one
-/// consumer (iterate it once; use a callback to reach several observers).
-public struct ProgressSequence: AsyncSequence, Sendable {
-  /// A progress value.
-  public typealias Element = TransferProgress
-
-  let stream: AsyncStream<TransferProgress>
-
-  /// Iterates the progress values.
-  public struct AsyncIterator: AsyncIteratorProtocol {
-    var base: AsyncStream<TransferProgress>.Iterator
-
-    /// The next value, or `nil` when the transfer has ended.
-    public mutating func next() async -> TransferProgress? {
-      await base.next()
-    }
-  }
-
-  /// Starts the iteration.
-  public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(base: stream.makeAsyncIterator())
-  }
-}
+/// The former name of a transfer's progress, now an `AsyncStream` of ``TransferProgress`` values.
+@available(*, deprecated, message: "progress is an AsyncStream<TransferProgress>")
+public typealias ProgressSequence = AsyncStream<TransferProgress>
 
 /// Receives byte counts for one direction of a transfer and turns them into monotonic ``TransferProgress`` values
-/// for a ``ProgressSequence`` and an optional callback.
+/// for an `AsyncStream` and an optional callback.
 ///
 /// Values are delivered under a lock so they stay in order when several threads report; the callback must return
 /// quickly (hop to the main actor for UI work).
@@ -81,14 +58,15 @@ final class ProgressReporter: Sendable {
   private let state = Locked(State())
   private let continuation: AsyncStream<TransferProgress>.Continuation?
   private let callback: (@Sendable (TransferProgress) -> Void)?
-  /// The values, for a ``ProgressSequence``; `nil` when only a callback listens.
-  let sequence: ProgressSequence?
+  /// The values, for ``Transfer/uploadProgress`` or ``Transfer/downloadProgress``; `nil` when only a callback
+  /// listens.
+  let sequence: AsyncStream<TransferProgress>?
 
   /// A reporter for a callback, a sequence, or both.
   init(sequence wantsSequence: Bool, callback: (@Sendable (TransferProgress) -> Void)?) {
     if wantsSequence {
       let (stream, continuation) = AsyncStream.makeStream(of: TransferProgress.self, bufferingPolicy: .unbounded)
-      sequence = ProgressSequence(stream: stream)
+      sequence = stream
       self.continuation = continuation
     } else {
       sequence = nil

@@ -12,7 +12,7 @@ struct TransferReporters: Sendable {
     self.init(endpoint, sequences: false)
   }
 
-  /// Reporters for the endpoint's callbacks and, with `sequences`, for ``ProgressSequence``s as well.
+  /// Reporters for the endpoint's callbacks and, with `sequences`, for progress streams as well.
   init<Value>(_ endpoint: Endpoint<Value>, sequences: Bool) {
     let upload = endpoint.attributes[UploadProgressKey.self]
     let download = endpoint.attributes[DownloadProgressKey.self]

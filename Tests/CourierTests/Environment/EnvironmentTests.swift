@@ -1,5 +1,6 @@
 import Courier
 import CourierDemoServer
+import CourierStyles
 import CourierTestSupport
 import Foundation
 import Testing

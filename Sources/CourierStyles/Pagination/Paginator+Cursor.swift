@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 extension Paginator {
@@ -31,7 +32,7 @@ extension Paginator {
       guard let next = PageURL.setting(parameter, to: cursor, in: url) else {
         throw CourierError(.invalidURL, "The next page's URL could not be made from \(url.absoluteString)")
       }
-      return endpoint.following(next)
+      return endpoint.url(next)
     }
   }
 }

@@ -1,3 +1,5 @@
+import Courier
+
 extension APIClient {
   /// The pages of a paginated API, starting with `endpoint` and following `paginator` from each page to the next.
   ///

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Reads and replaces one query parameter of the URL a page was fetched from, keeping every other parameter exactly

@@ -1,3 +1,5 @@
+import Courier
+
 /// Where one call of a concurrent batch leaves its value, so a tuple can be assembled once every call is done.
 typealias BatchSlot<Value> = Locked<Value?>
 

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Where an ``EnvironmentSwitcher`` keeps the environment chosen at run time, so the choice survives a relaunch.

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 extension Paginator {
@@ -18,7 +19,7 @@ extension Paginator {
   public static func linkHeader(relation: String = "next") -> Paginator {
     Paginator { response, endpoint in
       guard let url = response.link(relation) else { return nil }
-      return endpoint.following(url)
+      return endpoint.url(url)
     }
   }
 }

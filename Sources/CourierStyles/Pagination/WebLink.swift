@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// One link of a `Link` header field (RFC 8288): a target URI reference and its parameters, such as `rel`.

@@ -1,3 +1,5 @@
+import Courier
+
 /// How ``APIClient/send(_:_:_:mode:)`` sends the endpoints of a batch: one after another, or all at once.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// How a process asks for an environment at launch: the `COURIER_ENV` environment variable, or the launch

@@ -1,3 +1,5 @@
+import Courier
+
 /// How to get from one page of a paginated API to the next: given the response of the current page and the endpoint
 /// that fetched it, the endpoint of the next page, or `nil` after the last page.
 ///

@@ -1,3 +1,5 @@
+import Courier
+
 /// The pages of a paginated API as decoded values, fetched one request per `next()`: nothing is sent until the
 /// first page is asked for, and no page is fetched ahead.
 ///

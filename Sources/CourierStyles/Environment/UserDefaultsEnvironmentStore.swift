@@ -1,3 +1,5 @@
+import Courier
+
 #if canImport(Darwin)
 import Foundation
 

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Reads a `Link` field value (RFC 8288 §3) leniently, in the spirit of its Appendix B:

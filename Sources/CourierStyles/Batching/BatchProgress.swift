@@ -1,3 +1,5 @@
+import Courier
+
 /// How far a ``APIClient/sendAll(_:maxConcurrent:continueOnError:progress:)`` batch has come.
 ///
 /// The batch reports once before the first call (nothing completed) and once after each call finishes,

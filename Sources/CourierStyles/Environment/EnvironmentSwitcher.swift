@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Holds the environment an app talks to, chosen at launch and switchable at run time.

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// A named server an app can talk to, such as development, staging or production, and its base URL.

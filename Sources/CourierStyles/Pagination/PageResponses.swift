@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// The pages of a paginated API as whole ``Response`` values, fetched one request per `next()`; see
