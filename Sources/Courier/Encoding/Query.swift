@@ -37,6 +37,15 @@ public struct Query: Sendable, Equatable, ExpressibleByDictionaryLiteral, Random
     self.pairs = pairs.map { (name: $0.0, value: $0.1) }
   }
 
+  /// Creates a query from values held in variables, in the written order:
+  /// `Query(["q": text, "page": page, "tags": tags])` (a `nil` optional is left out).
+  ///
+  /// A literal `Query` takes variables too, written `.init(text)`; nested objects and arrays that mix kinds are
+  /// written as literals there.
+  public init(_ pairs: KeyValuePairs<String, any QueryValueConvertible>) {
+    self.pairs = pairs.map { (name: $0.key, value: $0.value.queryValue) }
+  }
+
   /// Creates a query from a dictionary literal, keeping the written order and any repeated names.
   public init(dictionaryLiteral elements: (String, QueryValue)...) {
     self.init(elements)
@@ -95,6 +104,12 @@ public struct Query: Sendable, Equatable, ExpressibleByDictionaryLiteral, Random
   /// ```
   public mutating func append(_ name: String, _ value: QueryValue) {
     pairs.append((name: name, value: value))
+  }
+
+  /// Adds a parameter from a value held in a variable, at the end.
+  @_disfavoredOverload
+  public mutating func append(_ name: String, _ value: some QueryValueConvertible) {
+    pairs.append((name: name, value: value.queryValue))
   }
 
   /// Two queries are equal when they hold the same names and values in the same order.

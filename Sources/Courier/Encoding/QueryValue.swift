@@ -17,7 +17,9 @@ import Foundation
 /// // q=shoes&page=2&ratio=0.5&inStock=true&tags[]=sale&tags[]=new&price[min]=10&price[max]=50
 /// ```
 ///
-/// For values held in variables, use the cases directly: `.int(Int64(count))`, `.date(now)`.
+/// Values held in variables convert with ``init(_:)``, written `.init(count)` inside a literal, or go straight into
+/// ``Endpoint/query(_:_:)-(String,some QueryValueConvertible)`` and ``Query/init(_:)-(KeyValuePairs<String,any QueryValueConvertible>)``;
+/// see ``QueryValueConvertible``.
 public enum QueryValue: Sendable, Equatable {
   /// Text, written as is (percent-encoding happens later).
   case string(String)

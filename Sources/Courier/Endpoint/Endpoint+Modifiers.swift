@@ -53,6 +53,17 @@ extension Endpoint {
     query(Query([(name, value)]))
   }
 
+  /// Appends one query parameter from a value held in a variable: a string, a number, a `Bool`, a `Date`, an
+  /// array of these, or an optional (`nil` leaves the parameter out).
+  ///
+  /// ```swift
+  /// Endpoint<[Product]>.get("/search").query("q", text).query("page", page)
+  /// ```
+  @_disfavoredOverload
+  public func query(_ name: String, _ value: some QueryValueConvertible) -> Endpoint {
+    query(Query([(name, value.queryValue)]))
+  }
+
   /// Appends the query parameters of a keyed `Encodable` (a struct of filters), in declaration order.
   @_disfavoredOverload
   public func query(_ parameters: some Encodable & Sendable) -> Endpoint {
