@@ -16,7 +16,7 @@ import Foundation
 /// In a file that also imports swift-testing, which has an `Attachment` of its own, write `Courier.Attachment`.
 public struct Attachment: Sendable, Hashable, Encodable {
   /// Where the bytes come from.
-  public enum Source: Sendable, Hashable {
+  enum Source: Sendable, Hashable {
     /// Bytes in memory.
     case data(Data)
     /// A file, streamed when the request is sent.
@@ -24,7 +24,7 @@ public struct Attachment: Sendable, Hashable, Encodable {
   }
 
   /// Where the bytes come from.
-  public var source: Source
+  var source: Source
   /// The file name sent in `Content-Disposition`.
   public var fileName: String
   /// The part's `Content-Type`.
