@@ -89,8 +89,9 @@ final class StreamLog<Element: Sendable>: Sendable {
 
   var values: [Element] { recorder.values }
 
-  /// Waits until the log satisfies `condition`, for at most `seconds`; returns whether it did.
-  func waitUntil(within seconds: TimeInterval = 3, _ condition: ([Element]) -> Bool) async throws -> Bool {
+  /// Waits until the log satisfies `condition`, for at most `seconds`; returns whether it did. The bound is loose:
+  /// the whole suite shares two cores, and a poll can be starved for seconds while it runs.
+  func waitUntil(within seconds: TimeInterval = 15, _ condition: ([Element]) -> Bool) async throws -> Bool {
     let stopwatch = Stopwatch()
     while !condition(values) {
       guard stopwatch.elapsed < seconds else { return false }
