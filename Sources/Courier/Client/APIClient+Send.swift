@@ -78,6 +78,7 @@ extension APIClient {
     let target = try RequestTarget(
       base: base, path: endpoint.path, query: URLQueryEncoder.percentEncodedString(items))
 
+    if let defaultFieldsProblem { throw defaultFieldsProblem }
     var fields = defaultFields
     try applyHeaderProviders(to: &fields)
     var custom = HTTPFields()

@@ -17,6 +17,8 @@ public final class APIClient: Sendable {
   public let configuration: Configuration
   let baseTarget: Result<RequestTarget, CourierError>?
   let defaultFields: HTTPFields
+  /// Why a configured default header cannot be sent; every request then fails with it.
+  let defaultFieldsProblem: CourierError?
   let callCounter = Locked<UInt64>(0)
   /// The configured interceptors in front of the transport, composed once.
   let chain: InterceptorNext
@@ -35,6 +37,7 @@ public final class APIClient: Sendable {
       fields.append(field)
     }
     defaultFields = fields
+    defaultFieldsProblem = fields.lazy.compactMap { HTTPHeader.valueProblem($0.value, name: $0.name.rawName) }.first
     chain = Self.chain(configuration.interceptors, transport: configuration.transport)
   }
 

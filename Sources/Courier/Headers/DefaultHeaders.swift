@@ -7,10 +7,11 @@ extension HTTPHeader {
   public static var defaultUserAgent: HTTPHeader {
     let info = Bundle.main.infoDictionary ?? [:]
     let process = ProcessInfo.processInfo
-    let executable = info["CFBundleExecutable"] as? String ?? info["CFBundleName"] as? String ?? process.processName
-    let bundle = info["CFBundleIdentifier"] as? String ?? "unknown"
-    let version = info["CFBundleShortVersionString"] as? String ?? "unknown"
-    let build = info["CFBundleVersion"] as? String ?? "unknown"
+    let executable = token(
+      info["CFBundleExecutable"] as? String ?? info["CFBundleName"] as? String ?? process.processName)
+    let bundle = token(info["CFBundleIdentifier"] as? String ?? "unknown")
+    let version = token(info["CFBundleShortVersionString"] as? String ?? "unknown")
+    let build = token(info["CFBundleVersion"] as? String ?? "unknown")
     let os = process.operatingSystemVersion
     let system = "\(operatingSystemName) \(os.majorVersion).\(os.minorVersion)"
     return .userAgent("\(executable)/\(version) (\(bundle); build:\(build); \(system)) Courier/\(courierVersion)")
@@ -23,6 +24,16 @@ extension HTTPHeader {
   }
 
   static let courierVersion = "0.1"
+
+  /// `text` percent-encoded outside letters, digits and `-._~`, as CFNetwork writes an app's name in its
+  /// `User-Agent`: `Погода` becomes `%D0%9F%D0%BE...`, `My App` becomes `My%20App`.
+  static func token(_ text: String) -> String {
+    var allowed = CharacterSet(charactersIn: "-._~")
+    allowed.formUnion(CharacterSet(charactersIn: "a"..."z"))
+    allowed.formUnion(CharacterSet(charactersIn: "A"..."Z"))
+    allowed.formUnion(CharacterSet(charactersIn: "0"..."9"))
+    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "unknown"
+  }
 
   static var operatingSystemName: String {
     #if os(iOS)

@@ -4,8 +4,10 @@ import HTTPTypes
 /// One header as the caller wrote it, checked when the request is built.
 ///
 /// Unlike `HTTPField`, which silently turns invalid characters into spaces, an `HTTPHeader` keeps the value as
-/// given, so that a value containing CR or LF (a header-injection attempt, or a token read with its newline) is
-/// rejected with ``CourierError/Kind-swift.struct/invalidRequest`` instead of being sent altered.
+/// given, so that a value Courier will not send as written is rejected with
+/// ``CourierError/Kind-swift.struct/invalidRequest`` instead of being sent altered: a value may hold visible ASCII,
+/// spaces and tabs only. CR or LF (a header-injection attempt, or a token read with its newline), other control
+/// characters and non-ASCII text (which transports encode differently) are refused, naming the header.
 ///
 /// ```swift
 /// let endpoint = Endpoint<User>.get("/users/me").header(.authorization(bearer: token))
@@ -27,15 +29,35 @@ public struct HTTPHeader: Sendable, Hashable {
     self.init(name.rawName, value)
   }
 
-  /// The checked field: a valid token name and a value without CR, LF or NUL.
+  /// The checked field: a valid token name and a value of visible ASCII, spaces and tabs.
   public func validated() throws -> HTTPField {
     guard let fieldName = HTTPField.Name(name) else {
       throw CourierError(.invalidRequest, "Header name \"\(name)\" is not a valid HTTP field name")
     }
-    if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
-      throw CourierError(.invalidRequest, "Header \"\(name)\" contains CR, LF or NUL and was not sent")
-    }
+    if let problem = Self.valueProblem(value, name: name) { throw problem }
     return HTTPField(name: fieldName, value: value)
+  }
+
+  /// Why `value` cannot be sent as the value of header `name`, or `nil` when it can: only visible ASCII, space and
+  /// tab may stand in a value. The error names the header and the byte, never the value, which may be a secret.
+  static func valueProblem(_ value: String, name: String) -> CourierError? {
+    guard let offset = value.utf8.firstIndex(where: { !($0 == 0x09 || (0x20...0x7E).contains($0)) }) else {
+      return nil
+    }
+    let byte = value.utf8[offset]
+    let position = value.utf8.distance(from: value.utf8.startIndex, to: offset)
+    let what =
+      switch byte {
+      case 0x0D, 0x0A: "CR or LF"
+      case 0x00: "NUL"
+      case 0x80...: "non-ASCII text"
+      default: "a control character"
+      }
+    let hex = String(byte, radix: 16, uppercase: true)
+    return CourierError(
+      .invalidRequest,
+      "Header \"\(name)\" contains \(what) (byte 0x\(hex.count == 1 ? "0" + hex : hex) at offset \(position)) and was "
+        + "not sent; a header value may hold visible ASCII, spaces and tabs only")
   }
 }
 

@@ -110,7 +110,7 @@ private struct PriorityHeader: Interceptor {
     #expect(second.cacheStatus == .hit)
     #expect(second.headerFields[HTTPField.Name("Cache-Status")!] == "Courier; hit, cdn; fwd=miss")
     #expect(transport.requests.count == 1)
-    let stored = try await store.entries(for: "https://api.example.com/v1/feed")
+    let stored = await store.entries(for: "https://api.example.com/v1/feed")
     #expect(stored.map { $0.response.headerFields[HTTPField.Name("Cache-Status")!] } == ["cdn; fwd=miss"])
   }
 }

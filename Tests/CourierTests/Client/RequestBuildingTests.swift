@@ -274,3 +274,51 @@ import Testing
     #expect(transport.requests.last?.options.timeout == 60)
   }
 }
+
+/// Header values go out exactly as written or not at all: visible ASCII, spaces and tabs only.
+@Suite(.timeLimit(.minutes(1))) struct HeaderValueTests {
+  static let client = APIClient.stubbed(StubTransport(.any))
+
+  static func problem(_ value: String) -> CourierError? {
+    #expect(throws: CourierError.self) {
+      try client.httpRequest(for: Endpoint<Empty>.get("/a").header("X-Note", value))
+    }
+  }
+
+  @Test func visibleASCIISpacesAndTabsAreSentAsWritten() throws {
+    let request = try Self.client.httpRequest(for: Endpoint<Empty>.get("/a").header("X-Note", "a b\tc ~!\"#"))
+    #expect(request.headerFields[HTTPField.Name("X-Note")!] == "a b\tc ~!\"#")
+  }
+
+  @Test(arguments: [
+    ("caf\u{E9}", "non-ASCII text", "0xC3 at offset 3"),
+    ("a\u{7F}", "a control character", "0x7F at offset 1"),
+    ("a\u{1B}[0m", "a control character", "0x1B at offset 1"),
+    ("a\u{0}b", "NUL", "0x00 at offset 1"),
+    ("tok\r\nX-Evil: 1", "CR or LF", "0x0D at offset 3"),
+  ])
+  func everythingElseIsRefusedNamingTheHeaderButNotTheValue(value: String, what: String, where: String) {
+    let error = Self.problem(value)
+    #expect(error?.kind == .invalidRequest)
+    #expect(error?.detail.contains("\"X-Note\" contains \(what) (byte \(`where`))") == true)
+    #expect(error?.detail.contains(value) == false)
+  }
+
+  @Test func aDefaultHeaderThatCannotBeSentFailsEveryRequest() async throws {
+    let transport = StubTransport(.any.reply(.status(.ok)))
+    let client = APIClient.stubbed(transport) {
+      $0.defaultHeaders[HTTPField.Name("X-Team")!] = "\u{00E9}quipe"
+    }
+    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a")) }
+    #expect(error?.kind == .invalidRequest)
+    #expect(error?.detail.contains("\"X-Team\"") == true)
+    #expect(transport.requests.isEmpty)
+  }
+
+  @Test func theDefaultUserAgentPercentEncodesNamesOutsideASCII() throws {
+    #expect(HTTPHeader.token("Погода") == "%D0%9F%D0%BE%D0%B3%D0%BE%D0%B4%D0%B0")
+    #expect(HTTPHeader.token("My App (beta)") == "My%20App%20%28beta%29")
+    #expect(HTTPHeader.token("com.example.app-1_2~x") == "com.example.app-1_2~x")
+    _ = try HTTPHeader.defaultUserAgent.validated()
+  }
+}
