@@ -55,7 +55,6 @@ struct Call<Value: Decodable & Sendable>: Sendable {
       return result
     } catch {
       var failure = APIClient.cancellationAware(CourierError(transportFailure: error, request: request))
-      if failure.request == nil { failure.request = request }
       if failure.response == nil { failure.response = response }
       progress?.finish(complete: false)
       finish(response: response, received: received, error: failure)
