@@ -3,27 +3,22 @@ import Foundation
 import NIOCore
 
 extension AsyncHTTPClientTransport {
-  /// What an `HTTPClient` does on its own: follow redirects, inflate compressed bodies, time out connects and reads,
-  /// and retry failed connection attempts.
+  /// What an `HTTPClient` does on its own: inflate compressed bodies, time out connects and reads, and retry failed
+  /// connection attempts. It never follows redirects: Courier does, the same way on every transport (see
+  /// ``Courier/RedirectPolicy``).
   ///
   /// AsyncHTTPClient sets these per client, not per request, so a configuration describes a client: make the client
   /// from ``httpClientConfiguration`` and hand both to ``AsyncHTTPClientTransport/init(client:configuration:)``.
-  /// The defaults behave like ``Courier/URLSessionTransport``: redirects are followed (at most 10, no cycles), gzip
-  /// and deflate bodies are inflated, and a refused connection fails at once instead of being retried.
+  /// The defaults behave like ``Courier/URLSessionTransport``: gzip and deflate bodies are inflated, and a refused
+  /// connection fails at once instead of being retried.
   ///
   /// ```swift
   /// var configuration = AsyncHTTPClientTransport.Configuration()
-  /// configuration.redirects = .disallow          // hand 3xx responses to the caller
   /// configuration.decompression = .disabled      // keep bodies as the server sent them
   /// let httpClient = HTTPClient(eventLoopGroupProvider: .singleton,
   ///                             configuration: configuration.httpClientConfiguration)
   /// ```
   public struct Configuration: Sendable {
-    /// Whether and how far the client follows redirects: `.follow(max:allowCycles:)` or `.disallow`.
-    ///
-    /// A streamed request body is sent once, so a redirect after a streamed upload is returned to the caller rather
-    /// than followed.
-    public var redirects: HTTPClient.Configuration.RedirectConfiguration
     /// Whether the client inflates gzip and deflate response bodies, with a limit against decompression bombs.
     public var decompression: HTTPClient.Decompression
     /// The longest wait for a connection to be established, in seconds.
@@ -51,7 +46,6 @@ extension AsyncHTTPClientTransport {
     /// Creates a configuration; the defaults behave like URLSession.
     ///
     /// - Parameters:
-    ///   - redirects: Follow at most 10 redirects without cycles by default.
     ///   - decompression: Inflate gzip and deflate, refusing bodies that grow more than 25 times.
     ///   - connectTimeout: 10 seconds by default.
     ///   - readTimeout: No limit by default.
@@ -59,7 +53,6 @@ extension AsyncHTTPClientTransport {
     ///   - maximumConnectionsPerHost: 8 by default, as in AsyncHTTPClient.
     ///   - responseBufferingLimit: Responses of at most 1 MiB are read whole by default.
     public init(
-      redirects: HTTPClient.Configuration.RedirectConfiguration = .follow(max: 10, allowCycles: false),
       decompression: HTTPClient.Decompression = Configuration.inflatingGzipAndDeflate,
       connectTimeout: TimeInterval = 10,
       readTimeout: TimeInterval? = nil,
@@ -67,7 +60,6 @@ extension AsyncHTTPClientTransport {
       maximumConnectionsPerHost: Int = 8,
       responseBufferingLimit: Int = 1 << 20
     ) {
-      self.redirects = redirects
       self.decompression = decompression
       self.connectTimeout = connectTimeout
       self.readTimeout = readTimeout
@@ -81,11 +73,12 @@ extension AsyncHTTPClientTransport {
       .enabled(limit: .ratio(25))
     }
 
-    /// What `HTTPClient.shared` does: follows up to 20 redirects, inflates gzip and deflate, waits up to 90 seconds
-    /// to connect and between reads, and retries failed connection attempts.
+    /// What `HTTPClient.shared` does, for a transport over it: inflates gzip and deflate, waits up to 90 seconds to
+    /// connect and between reads, and retries failed connection attempts. Unlike a client made from a
+    /// configuration, `HTTPClient.shared` also follows up to 20 redirects itself, before Courier sees them.
     public static var sharedClient: Configuration {
       Configuration(
-        redirects: .follow(max: 20, allowCycles: false), decompression: inflatingGzipAndDeflate,
+        decompression: inflatingGzipAndDeflate,
         connectTimeout: 90, readTimeout: 90, retriesFailedConnections: true, maximumConnectionsPerHost: 8)
     }
 
@@ -103,7 +96,7 @@ extension AsyncHTTPClientTransport {
     /// ```
     public var httpClientConfiguration: HTTPClient.Configuration {
       var configuration = HTTPClient.Configuration(
-        redirectConfiguration: redirects,
+        redirectConfiguration: .disallow,
         timeout: HTTPClient.Configuration.Timeout(
           connect: TimeAmount(seconds: connectTimeout), read: readTimeout.map(TimeAmount.init(seconds:))),
         decompression: decompression)

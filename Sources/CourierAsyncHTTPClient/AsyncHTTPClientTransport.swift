@@ -9,12 +9,14 @@ import NIOCore
 /// (FoundationNetworking over libcurl) spends far more CPU per request. Request bodies stream to the server chunk by
 /// chunk and response bodies arrive as a stream of chunks, so a large upload or download never sits in memory.
 ///
-/// By default the transport sends with `HTTPClient.shared`. Pass your own client to control redirects,
-/// decompression and connection behaviour; build it from a ``Configuration`` so the transport knows what the client
-/// does, and shut it down when you are done with it:
+/// By default the transport makes its own `HTTPClient` from ``Configuration/init(decompression:connectTimeout:readTimeout:retriesFailedConnections:maximumConnectionsPerHost:responseBufferingLimit:)``
+/// and shuts it down when the last copy of the transport is released. To share connections between transports, or
+/// to control the client's lifetime, pass your own client built from a ``Configuration``, so that it never follows
+/// redirects (Courier does, by its ``Courier/RedirectPolicy``) and the transport knows what it does; shut it down
+/// when you are done with it:
 ///
 /// ```swift
-/// let configuration = AsyncHTTPClientTransport.Configuration(redirects: .disallow)
+/// let configuration = AsyncHTTPClientTransport.Configuration()
 /// let httpClient = HTTPClient(eventLoopGroupProvider: .singleton,
 ///                             configuration: configuration.httpClientConfiguration)
 /// let api = APIClient(baseURL: url) {
@@ -36,17 +38,23 @@ import NIOCore
 public struct AsyncHTTPClientTransport: HTTPTransport {
   /// The client requests are sent with.
   public let client: HTTPClient
-  /// What ``client`` does with redirects, compressed bodies and failed connections.
+  /// What ``client`` does with compressed bodies and failed connections.
   public let configuration: Configuration
+  /// The client this transport made for itself, if it did; released with the last copy of the transport.
+  private let owned: OwnedHTTPClient?
 
-  /// Creates a transport over `HTTPClient.shared`, which follows up to 20 redirects, decompresses gzip and deflate,
-  /// and retries failed connection attempts until the request's deadline.
+  /// Creates a transport with a client of its own, made from `configuration`: it never follows redirects,
+  /// decompresses gzip and deflate, and fails a refused connection at once. The client is shut down when the last
+  /// copy of the transport is released.
   ///
   /// ```swift
   /// let api = APIClient(baseURL: url) { $0.transport = AsyncHTTPClientTransport() }
   /// ```
-  public init() {
-    self.init(client: .shared, configuration: .sharedClient)
+  public init(configuration: Configuration = Configuration()) {
+    let owned = OwnedHTTPClient(configuration: configuration.httpClientConfiguration)
+    self.client = owned.client
+    self.configuration = configuration
+    self.owned = owned
   }
 
   /// Creates a transport over a client you own (and shut down).
@@ -59,6 +67,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
   public init(client: HTTPClient, configuration: Configuration = Configuration()) {
     self.client = client
     self.configuration = configuration
+    owned = nil
   }
 
   /// The codings AsyncHTTPClient decodes by itself when decompression is enabled: gzip and deflate.

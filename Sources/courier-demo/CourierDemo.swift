@@ -60,7 +60,7 @@ extension CourierDemo {
     var name: String {
       switch self {
       case .urlsession: "URLSessionTransport (URLSession)"
-      case .ahc: "AsyncHTTPClientTransport (AsyncHTTPClient, HTTPClient.shared)"
+      case .ahc: "AsyncHTTPClientTransport (AsyncHTTPClient)"
       }
     }
 

@@ -63,6 +63,7 @@ struct Echo: Decodable, Sendable {
   var path: String
   var rawQuery: String?
   var query: [[String]]
+  var headers: [[String]]
 }
 
 /// The demo API's error body: `{"code": "...", "error": "..."}`.

@@ -82,6 +82,7 @@ struct TourSteps {
     }
 
     try await runInterceptorSteps()
+    try await runRedirectSteps()
     try await runCacheSteps()
     try await runTransferSteps()
     try await runStyleSteps()

@@ -2,21 +2,39 @@ import Foundation
 import HTTPTypes
 
 extension APIClient {
-  /// `interceptors` in front of `transport`. This last stage counts each attempt, runs the endpoint's
-  /// transport-start handler before the first, reports upload progress as the transport takes the body, and
-  /// reports each response head.
-  static func chain(_ interceptors: [any Interceptor], transport: any HTTPTransport) -> InterceptorNext {
+  /// `interceptors` in front of the redirect stage and `transport`. The last stage follows redirects by `redirects`
+  /// (or the endpoint's policy), counts each request it hands to the transport, runs the endpoint's transport-start
+  /// handler before the first, reports upload progress as the transport takes the body, and reports each response
+  /// head.
+  static func chain(
+    _ interceptors: [any Interceptor],
+    transport: any HTTPTransport,
+    redirects: RedirectPolicy
+  ) -> InterceptorNext {
     interceptors.chain { request, body, context in
-      let isFirst = context.events.countAttempt(bytes: body?.length.bytes ?? 0)
-      if isFirst, let onStart = context[TransportStartKey.self] { await onStart() }
-      let upload = context[TransferReportersKey.self]?.upload
-      let options = TransportOptions(timeout: context.timeout, attributes: context.attributes)
-      let (response, responseBody) = try await transport.send(
-        request, body: upload.flatMap { body?.reporting(to: $0) } ?? body, options: options)
-      if context.events.handler != nil {
-        context.events.send(.responseReceived(callID: context.callID, response: response, attempt: context.attempt))
+      let stage = RedirectStage(policy: context[RedirectPolicyKey.self] ?? redirects) { request, body in
+        try await send(request, body: body, context: context, over: transport)
       }
-      return (response, responseBody)
+      return try await stage.run(request, body: body) { context.events.recordRedirect(to: $0) }
     }
+  }
+
+  /// Hands one request to `transport`.
+  private static func send(
+    _ request: HTTPRequest,
+    body: HTTPBody?,
+    context: RequestContext,
+    over transport: any HTTPTransport
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    let isFirst = context.events.countAttempt(bytes: body?.length.bytes ?? 0)
+    if isFirst, let onStart = context[TransportStartKey.self] { await onStart() }
+    let upload = context[TransferReportersKey.self]?.upload
+    let options = TransportOptions(timeout: context.timeout, attributes: context.attributes)
+    let (response, responseBody) = try await transport.send(
+      request, body: upload.flatMap { body?.reporting(to: $0) } ?? body, options: options)
+    if context.events.handler != nil {
+      context.events.send(.responseReceived(callID: context.callID, response: response, attempt: context.attempt))
+    }
+    return (response, responseBody)
   }
 }

@@ -12,11 +12,13 @@ extension APIClient {
   }
 
   func send<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> Response<Value> {
-    try await Call(client: self, endpoint: endpoint, progress: progress, incremental: false).run {
-      request, response, body in
+    let call = Call(client: self, endpoint: endpoint, progress: progress, incremental: false)
+    return try await call.run { request, response, body in
       let data = try await body.collect()
       progress?.download?.finish(complete: true)
-      return (try makeResponse(endpoint, request: request, response: response, data: data), Int64(data.count))
+      var result = try makeResponse(endpoint, request: request, response: response, data: data)
+      result.redirects = call.context.events.redirects
+      return (result, Int64(data.count))
     }
   }
 

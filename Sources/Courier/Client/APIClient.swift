@@ -38,7 +38,8 @@ public final class APIClient: Sendable {
     }
     defaultFields = fields
     defaultFieldsProblem = fields.lazy.compactMap { HTTPHeader.valueProblem($0.value, name: $0.name.rawName) }.first
-    chain = Self.chain(configuration.interceptors, transport: configuration.transport)
+    chain = Self.chain(
+      configuration.interceptors, transport: configuration.transport, redirects: configuration.redirects)
   }
 
   /// Creates a client for `baseURL`, letting you adjust the rest of the configuration.
@@ -71,6 +72,9 @@ extension APIClient {
     public var serverErrorType: (any ServerErrorResponse.Type)?
     /// The interceptors every call passes through, outermost first; see ``Interceptor`` for the recommended order.
     public var interceptors: [any Interceptor]
+    /// How redirects are followed, after the interceptors and before the transport; at most 10 by default.
+    /// Endpoints override it with ``Endpoint/redirects(_:)``.
+    public var redirects: RedirectPolicy = .follow
     /// Receives every call's ``CourierEvent``s.
     public var eventHandler: (@Sendable (CourierEvent) -> Void)?
     /// How JSON dates are written and read for every call, over ``decoder`` and ``encoder``; `nil` (the default)

@@ -14,6 +14,9 @@ public struct Response<Value: Sendable>: Sendable {
   public var request: HTTPRequest
   /// Where the response came from when a ``CacheInterceptor`` took part: `miss`, `hit`, `revalidated` or `stale`.
   public var cacheStatus: CacheStatus?
+  /// The URLs redirects sent the call on to, in order; the last is where the response came from. Empty when the
+  /// first request was answered.
+  public var redirects: [URL]
 
   /// Creates a response. Courier creates these for you; the initializer is public for test doubles.
   public init(
@@ -21,13 +24,15 @@ public struct Response<Value: Sendable>: Sendable {
     data: Data,
     response: HTTPResponse,
     request: HTTPRequest,
-    cacheStatus: CacheStatus? = nil
+    cacheStatus: CacheStatus? = nil,
+    redirects: [URL] = []
   ) {
     self.value = value
     self.data = data
     self.response = response
     self.request = request
     self.cacheStatus = cacheStatus
+    self.redirects = redirects
   }
 
   /// The response status.
@@ -39,6 +44,8 @@ public struct Response<Value: Sendable>: Sendable {
 
   /// The same response with its value transformed.
   public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
-    Response<T>(value: try transform(value), data: data, response: response, request: request, cacheStatus: cacheStatus)
+    Response<T>(
+      value: try transform(value), data: data, response: response, request: request, cacheStatus: cacheStatus,
+      redirects: redirects)
   }
 }

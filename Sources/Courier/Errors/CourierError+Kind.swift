@@ -6,7 +6,7 @@ extension CourierError {
   public struct Kind: Sendable, Hashable, CustomStringConvertible {
     enum Base: String, Sendable, Hashable {
       case invalidURL, invalidRequest, encoding, noConnection, timeout, connectionLost, cancelled, tls, transport
-      case unacceptableStatus, decoding, unauthorized, notCached, integrity, fileSystem
+      case unacceptableStatus, decoding, unauthorized, notCached, integrity, fileSystem, redirect
     }
 
     let base: Base
@@ -41,6 +41,10 @@ extension CourierError {
     public static let integrity = Kind(base: .integrity)
     /// A local file could not be created, written or moved (a download's destination, a temporary file).
     public static let fileSystem = Kind(base: .fileSystem)
+
+    /// A redirect could not be followed: too many in a row, a loop, from https to http, or a body that cannot be
+    /// sent again; ``CourierError/response`` is the redirect that was not followed.
+    public static let redirect = Kind(base: .redirect)
 
     /// The kind's name, e.g. `timeout`.
     public var description: String { base.rawValue }

@@ -15,6 +15,7 @@ extension CourierError {
     case .notCached: return "This isn't available offline."
     case .integrity: return "The download was damaged. Please try again."
     case .fileSystem: return "The file could not be saved."
+    case .redirect: return "The server sent the request somewhere it could not follow."
     case .unacceptableStatus: return Self.message(forStatus: status?.code ?? 0)
     case .invalidURL, .invalidRequest, .encoding: return "The request could not be created."
     default: return "Something went wrong. Please try again."

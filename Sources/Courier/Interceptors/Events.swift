@@ -36,6 +36,7 @@ struct EventSink: Sendable {
     var attempts = 0
     var bytesSent: Int64 = 0
     var handedToTransport = false
+    var redirects: [URL] = []
   }
 
   let handler: (@Sendable (CourierEvent) -> Void)?
@@ -54,6 +55,14 @@ struct EventSink: Sendable {
   func send(_ event: CourierEvent) {
     handler?(event)
   }
+
+  /// Records that the call was sent on to `url`.
+  func recordRedirect(to url: URL) {
+    state.withLock { $0.redirects.append(url) }
+  }
+
+  /// The URLs the call was sent on to, in order.
+  var redirects: [URL] { state.withLock { $0.redirects } }
 
   /// Counts an attempt handed to the transport with `bytes` of body; returns whether it is the call's first.
   func countAttempt(bytes: Int64) -> Bool {

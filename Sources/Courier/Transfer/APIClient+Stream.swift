@@ -14,6 +14,8 @@ public struct StreamedResponse: Sendable {
   public let response: HTTPResponse
   /// The body, chunk by chunk as the transport delivers it. Iterate it once.
   public let body: HTTPBody
+  /// The URLs redirects sent the call on to, in order; empty when the first request was answered.
+  public var redirects: [URL] = []
 
   /// The body's lines (see ``LineSequence``).
   public var lines: LineSequence<HTTPBody> { body.lines }
@@ -43,8 +45,8 @@ extension APIClient {
 
   /// ``stream(_:)`` with the progress reporters chosen by the caller.
   func openStream<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> StreamedResponse {
-    try await Call(client: self, endpoint: endpoint, progress: progress, incremental: true).run {
-      request, response, body in
+    let call = Call(client: self, endpoint: endpoint, progress: progress, incremental: true)
+    return try await call.run { request, response, body in
       guard endpoint.acceptedStatuses.contains(response.status) else {
         let data = try? await body.collect(upTo: 1 << 20)
         throw unacceptable(endpoint, request: request, response: response, data: data ?? Data())
@@ -52,7 +54,8 @@ extension APIClient {
       let chunks = ErrorTypedBody(base: body, request: request, response: response, progress: progress)
       let stream = StreamedResponse(
         request: request, response: response,
-        body: HTTPBody(chunks, length: body.length, iterationBehavior: body.iterationBehavior))
+        body: HTTPBody(chunks, length: body.length, iterationBehavior: body.iterationBehavior),
+        redirects: call.context.events.redirects)
       return (stream, nil)
     }
   }

@@ -34,6 +34,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     delegate(for: dataTask)?.received(data)
   }
 
+  /// Hands every redirect back as the response: Courier follows redirects itself, by its own rules.
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest,
+    completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    completionHandler(nil)
+  }
+
   func urlSession(
     _ session: URLSession,
     task: URLSessionTask,

@@ -9,7 +9,9 @@ import FoundationNetworking
 /// A transport over `URLSession`, on Apple platforms and on Linux (FoundationNetworking, built on libcurl).
 ///
 /// Each transport owns its session unless you pass one in. The default configuration turns off `URLCache`
-/// (Courier does its own HTTP caching on every platform) and leaves cookies and redirects as URLSession does them.
+/// (Courier does its own HTTP caching on every platform), and the session hands every redirect back as the response,
+/// so that Courier follows it by its own rules (see ``RedirectPolicy``); a session passed to ``init(session:)``
+/// follows redirects as its own delegate says. Cookies are left as URLSession does them.
 ///
 /// Small requests with buffered bodies go out as plain data tasks. Streamed and file bodies, upload progress and
 /// streamed responses (``APIClient/stream(_:)``, downloads) use tasks whose callbacks a per-task delegate receives

@@ -14,6 +14,7 @@ enum DemoRouter {
       + CountedRoutes(state: state).routes
       + CacheRoutes(state: state).routes
       + UploadRoutes().routes
+      + RedirectRoutes().routes
       + DownloadRoutes(state: state).routes
       + StreamRoutes(state: state).routes
       + AdminRoutes(state: state).routes
