@@ -61,6 +61,31 @@ struct RequestTarget: Sendable, Hashable {
     if !query.isEmpty {
       self.query = self.query.map { $0.isEmpty ? query : "\($0)&\(query)" } ?? query
     }
+    if let segment = Self.dotSegment(in: path) {
+      throw CourierError(
+        .invalidURL,
+        "The path \"\(path)\" has a \"\(segment)\" segment; Courier sends paths as written and refuses dot segments, "
+          + "which transports would resolve differently. Percent-encode the dots (%2E) to send them as data")
+    }
+  }
+
+  /// The first `.` or `..` segment of `path`, or `nil` when it has none (RFC 3986 §3.3).
+  static func dotSegment(in path: String) -> String? {
+    var dots = 0
+    var segmentStart = true
+    for byte in path.utf8 {
+      if byte == UInt8(ascii: "/") {
+        if segmentStart, dots == 1 || dots == 2 { return String(repeating: ".", count: dots) }
+        dots = 0
+        segmentStart = true
+      } else if segmentStart, byte == UInt8(ascii: "."), dots < 2 {
+        dots += 1
+      } else {
+        segmentStart = false
+        dots = 0
+      }
+    }
+    return segmentStart && (dots == 1 || dots == 2) ? String(repeating: ".", count: dots) : nil
   }
 
   /// `scheme://` at the start of the path marks an absolute URL.

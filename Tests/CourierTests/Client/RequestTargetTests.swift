@@ -27,6 +27,33 @@ import Testing
     #expect(RequestTarget.percentEncode(Substring(path), keeping: RequestTarget.isPathCharacter) == expected)
   }
 
+  @Test(arguments: [
+    ("/a/./b", "."), ("/files/../../etc/passwd", ".."), ("/a/..", ".."), ("/.", "."), ("./a", "."), ("..", ".."),
+    ("/a/b/.", "."),
+  ])
+  func dotSegmentsAreFound(path: String, segment: String) {
+    #expect(RequestTarget.dotSegment(in: path) == segment)
+  }
+
+  @Test(arguments: ["/a/.b", "/a/b..", "/a/...", "/.well-known/x", "/a/%2E%2E/b", "", "/", "/a//b", "/v1.2/x"])
+  func namesWithDotsAreNotDotSegments(path: String) {
+    #expect(RequestTarget.dotSegment(in: path) == nil)
+  }
+
+  @Test func aPathWithDotSegmentsIsRefusedOnEveryTransportAlike() throws {
+    let error = #expect(throws: CourierError.self) {
+      try RequestTarget(base: base, path: "/files/../../etc/passwd", query: "")
+    }
+    #expect(error?.kind == .invalidURL)
+    #expect(error?.detail.contains("\"..\" segment") == true)
+    let absolute = #expect(throws: CourierError.self) {
+      try RequestTarget(base: nil, path: "https://api.example.com/a/./b", query: "")
+    }
+    #expect(absolute?.kind == .invalidURL)
+    let encoded = try RequestTarget(base: base, path: "/files/%2E%2E/x", query: "")
+    #expect(encoded.path == "/v1/files/%2E%2E/x")
+  }
+
   @Test func queriesMayHoldQuestionMarks() {
     #expect(RequestTarget.percentEncode("a?b=c d", keeping: RequestTarget.isQueryCharacter) == "a?b=c%20d")
   }
