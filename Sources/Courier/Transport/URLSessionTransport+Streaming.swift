@@ -34,6 +34,26 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     delegate(for: dataTask)?.received(data)
   }
 
+  /// Declines every HTTP authentication challenge, so that a 401 or 407 is an ordinary response whatever its
+  /// `WWW-Authenticate` scheme (Courier's ``AuthInterceptor`` and the caller handle it); server trust and client
+  /// certificates are left to the system.
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    didReceive challenge: URLAuthenticationChallenge,
+    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+  ) {
+    #if !canImport(FoundationNetworking)
+    let method = challenge.protectionSpace.authenticationMethod
+    guard method != NSURLAuthenticationMethodServerTrust, method != NSURLAuthenticationMethodClientCertificate else {
+      completionHandler(.performDefaultHandling, nil)
+      return
+    }
+    #endif
+    delegate(for: task)?.declinedChallenge()
+    completionHandler(.rejectProtectionSpace, nil)
+  }
+
   /// Hands every redirect back as the response: Courier follows redirects itself, by its own rules.
   func urlSession(
     _ session: URLSession,
@@ -70,6 +90,9 @@ final class StreamingTaskDelegate: Sendable {
     var task: URLSessionTask?
     var cancelled = false
     var completed = false
+    /// An authentication challenge was declined: FoundationNetworking then ends the task as cancelled after it has
+    /// delivered the whole response.
+    var declinedChallenge = false
   }
 
   private let state = Locked(State())
@@ -132,18 +155,24 @@ final class StreamingTaskDelegate: Sendable {
     chunks.yield(data)
   }
 
+  func declinedChallenge() {
+    state.withLock { $0.declinedChallenge = true }
+  }
+
   func sent(_ totalBytes: Int64) {
     progress?.reached(totalBytes)
   }
 
   func completed(_ error: (any Error)?) {
-    let head = state.withLock { state in
+    let (head, answered) = state.withLock { state in
       state.completed = true
       defer { state.head = nil }
-      return state.head
+      return (state.head, state.declinedChallenge && state.headDelivered && !state.cancelled)
     }
     if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
-    if let error {
+    if let error, answered, (error as? URLError)?.code == .cancelled {
+      chunks.finish()  // the challenge's response was delivered whole before the task was ended
+    } else if let error {
       let failure = CourierError(transportFailure: error, request: request)
       head?.resume(throwing: failure)
       chunks.finish(throwing: failure)

@@ -70,6 +70,14 @@ public final class URLSessionTransport: HTTPTransport {
     #endif
   }
 
+  /// Whether only delegate tasks can hand an authentication challenge back: FoundationNetworking's data tasks with
+  /// a completion handler never return a 401 that carries `WWW-Authenticate: Basic` (nor Digest or Negotiate).
+  #if canImport(FoundationNetworking)
+  static let answersChallengesOnlyWithDelegates = true
+  #else
+  static let answersChallengesOnlyWithDelegates = false
+  #endif
+
   /// Sends the request; cancelling the calling task cancels the URLSession task.
   public func send(
     _ request: HTTPRequest,
@@ -80,7 +88,7 @@ public final class URLSessionTransport: HTTPTransport {
       throw CourierError(.invalidURL, "The request has no usable URL", request: request)
     }
     let buffered = body.map { $0.bufferedData != nil && $0.progress == nil } ?? true
-    if let delegate, options.deliversBodyIncrementally || !buffered {
+    if let delegate, Self.answersChallengesOnlyWithDelegates || options.deliversBodyIncrementally || !buffered {
       return try await StreamingCall(session: session, delegate: delegate, request: request)
         .run(urlRequest, body: body)
     }

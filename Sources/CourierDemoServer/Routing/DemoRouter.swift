@@ -15,6 +15,7 @@ enum DemoRouter {
       + CacheRoutes(state: state).routes
       + UploadRoutes().routes
       + RedirectRoutes().routes
+      + ChallengeRoutes().routes
       + DownloadRoutes(state: state).routes
       + StreamRoutes(state: state).routes
       + AdminRoutes(state: state).routes

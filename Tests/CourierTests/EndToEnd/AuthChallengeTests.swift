@@ -1,0 +1,48 @@
+import Courier
+import CourierTestSupport
+import Foundation
+import HTTPTypes
+import Testing
+
+/// A 401 or 407 is an ordinary response whatever its challenge scheme: no engine answers it, and it comes back at
+/// once, on every transport.
+@Suite(.timeLimit(.minutes(1))) struct AuthChallengeTests {
+  @Test(arguments: TransportKind.allCases, ["basic", "digest", "negotiate", "bearer"])
+  func aChallengeComesBackAtOnceAsAnUnauthorizedResponse(_ transport: TransportKind, scheme: String) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let stopwatch = Stopwatch()
+      let error = await #expect(throws: CourierError.self) {
+        try await client.send(
+          Endpoint<Empty>.get("/challenge/\(scheme)").header(.authorization(username: "ada", password: "x"))
+            .timeout(20))
+      }
+      #expect(stopwatch.elapsed < 5, "\(stopwatch.elapsed) s")
+      #expect(error?.status == .unauthorized)
+      #expect(error?.isUnauthorized == true)
+      #expect(error?.serverError(as: DemoError.self)?.code == "unauthorized")
+      #expect(error?.response?.headerFields[.wwwAuthenticate]?.lowercased().hasPrefix(scheme) == true)
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aProxyChallengeComesBackToo(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let response = try await client.send(
+        Endpoint<Data>.get("/challenge/basic").query("proxy", 1).expect(.proxyAuthenticationRequired).timeout(20))
+      #expect(response.status == .proxyAuthenticationRequired)
+      #expect(response.headerFields[.proxyAuthenticate] == #"Basic realm="demo""#)
+      #expect(!response.data.isEmpty)
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func theConnectionIsStillGoodAfterwards(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      for _ in 0..<3 {
+        _ = try? await client.send(Endpoint<Empty>.get("/challenge/basic").timeout(20))
+        let page = try await client.value(Endpoint<ProductPage>.get("/products").query("limit", 1).timeout(20))
+        #expect(page.items.count == 1)
+      }
+    }
+  }
+}
