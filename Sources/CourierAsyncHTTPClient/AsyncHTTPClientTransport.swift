@@ -92,7 +92,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
     let response = HTTPResponse(clientResponse)
     let chunks = ResponseBodyChunks(clientResponse.body, request: request, response: response)
-    if Self.readsWhole(response, method: request.method, limit: configuration.responseBufferingLimit) {
+    if !options.deliversBodyIncrementally,
+      Self.readsWhole(response, method: request.method, limit: configuration.responseBufferingLimit)
+    {
       return (response, HTTPBody(try await chunks.collect()))
     }
     let length = Self.bodyLength(of: response, method: request.method, decompresses: configuration.decompresses)
