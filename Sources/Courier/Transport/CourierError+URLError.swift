@@ -38,11 +38,20 @@ extension CourierError {
       kind = .tls
     case .badURL, .unsupportedURL:
       kind = .invalidURL
+    case .unknown where Self.isTLSFailure(urlError.localizedDescription):
+      kind = .tls
     default:
       kind = .transport
     }
     self.init(
       kind, "URLSession failed: \(urlError.localizedDescription) (code \(urlError.code.rawValue))",
       request: request, underlyingError: urlError)
+  }
+
+  /// Whether an unclassified URLSession error is a failed TLS handshake: FoundationNetworking reports libcurl's TLS
+  /// errors as `URLError.unknown` with OpenSSL's message (`OpenSSL/3.0: error:0A00010B:SSL routines::wrong version
+  /// number`).
+  static func isTLSFailure(_ description: String) -> Bool {
+    description.contains("SSL routines") || description.hasPrefix("OpenSSL") || description.contains("TLS")
   }
 }
