@@ -34,33 +34,75 @@ struct Call<Value: Decodable & Sendable>: Sendable {
 
   /// Sends the request and hands the response to `read`, which returns the call's result and the body bytes it
   /// read (`nil` when the body is left to the caller).
-  func run<Result>(
-    _ read: (_ request: HTTPRequest, _ response: HTTPResponse, _ body: HTTPBody) async throws -> (Result, Int64?)
+  func run<Result: Sendable>(
+    _ read:
+      @escaping @Sendable (_ request: HTTPRequest, _ response: HTTPResponse, _ body: HTTPBody) async throws -> (
+        Result, Int64?
+      )
   ) async throws -> Result {
     var request: HTTPRequest?
     var response: HTTPResponse?
-    var received: Int64?
     do {
       let (built, body) = try client.makeRequest(endpoint)
       request = built
       if context.events.handler != nil { context.events.send(.started(callID: context.callID, request: built)) }
       try Task.checkCancellation()
-      let (head, responseBody) = try await client.chain(built, body, context)
+      let (result, head, received) = try await Deadline.run(seconds: context.timeout) { [self] in
+        let (head, responseBody) = try await client.chain(built, body, context)
+        progress?.upload?.finish(complete: false)
+        do {
+          let (result, received) = try await read(built, head, responseBody.reporting(to: progress?.download))
+          return (result, head, received)
+        } catch {
+          throw FailureAfterHead(underlying: error, response: head)
+        }
+      }
       response = head
-      progress?.upload?.finish(complete: false)
-      let (result, bytes) = try await read(built, head, responseBody.reporting(to: progress?.download))
-      received = bytes
       try await client.waitForMinimumDuration(endpoint.minimumDuration, since: started)
       finish(response: head, received: received, error: nil)
       return result
     } catch {
-      var failure = APIClient.cancellationAware(CourierError(transportFailure: error, request: request))
+      var failure = failure(from: error, request: request)
       if failure.response == nil { failure.response = response }
+      response = failure.response
       progress?.finish(complete: false)
-      finish(response: response, received: received, error: failure)
+      finish(response: response, received: nil, error: failure)
       if !failure.isCancellation { try await client.waitForMinimumDuration(endpoint.minimumDuration, since: started) }
       throw failure
     }
+  }
+
+  /// The ``CourierError`` for what the work threw: a timeout when the deadline passed, with the response head when
+  /// one had arrived.
+  private func failure(from error: any Error, request: HTTPRequest?) -> CourierError {
+    var error = error
+    var expired = false
+    if let deadline = error as? Deadline.Expired {
+      expired = true
+      error = deadline.underlying
+    }
+    var head: HTTPResponse?
+    if let afterHead = error as? FailureAfterHead {
+      head = afterHead.response
+      error = afterHead.underlying
+    }
+    if let own = error as? CourierError {
+      head = head ?? own.response
+      // Work that failed on its own just as the deadline passed keeps its own error.
+      if expired, !own.isCancellation { expired = false }
+    }
+    if expired, context.events.isWaitingForNetwork {
+      return CourierError(
+        .noConnection, "The device stayed offline for the request's timeout of \(context.timeout) s", request: request)
+    }
+    var failure =
+      expired
+      ? CourierError(
+        .timeout, "The call did not finish within its timeout of \(context.timeout) s", request: request,
+        response: head, underlyingError: error)
+      : APIClient.cancellationAware(CourierError(transportFailure: error, request: request))
+    if failure.response == nil { failure.response = head }
+    return failure
   }
 
   /// Reports the finished call to the client's event handler.

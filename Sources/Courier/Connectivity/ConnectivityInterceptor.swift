@@ -52,6 +52,8 @@ public struct ConnectivityInterceptor: Interceptor {
       throw CourierError(.noConnection, "The device is offline: no network interface is up", request: request)
     }
     let timeout = context.timeout
+    // Stays set when the wait fails, so that a call whose deadline ends the wait reports being offline.
+    context.events.isWaitingForNetwork = true
     guard await monitor.waitUntilOnline(timeout: timeout) else {
       if Task.isCancelled {
         throw CourierError(.cancelled, "The request was cancelled while waiting for the network", request: request)
@@ -59,6 +61,7 @@ public struct ConnectivityInterceptor: Interceptor {
       throw CourierError(
         .noConnection, "The device stayed offline for the request's timeout of \(timeout) s", request: request)
     }
+    context.events.isWaitingForNetwork = false
     return try await next(request, body, context)
   }
 }

@@ -37,6 +37,7 @@ struct EventSink: Sendable {
     var bytesSent: Int64 = 0
     var handedToTransport = false
     var redirects: [URL] = []
+    var waitingForNetwork = false
   }
 
   let handler: (@Sendable (CourierEvent) -> Void)?
@@ -54,6 +55,12 @@ struct EventSink: Sendable {
   /// Reports `event`.
   func send(_ event: CourierEvent) {
     handler?(event)
+  }
+
+  /// Whether the call is waiting for the network to come back (``ConnectivityInterceptor``).
+  var isWaitingForNetwork: Bool {
+    get { state.withLock { $0.waitingForNetwork } }
+    nonmutating set { state.withLock { $0.waitingForNetwork = newValue } }
   }
 
   /// Records that the call was sent on to `url`.

@@ -46,7 +46,7 @@ extension APIClient {
   /// ``stream(_:)`` with the progress reporters chosen by the caller.
   func openStream<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> StreamedResponse {
     let call = Call(client: self, endpoint: endpoint, progress: progress, incremental: true)
-    return try await call.run { request, response, body in
+    return try await call.run { [self] request, response, body in
       guard endpoint.acceptedStatuses.contains(response.status) else {
         let data = try? await body.collect(upTo: 1 << 20)
         throw unacceptable(endpoint, request: request, response: response, data: data ?? Data())

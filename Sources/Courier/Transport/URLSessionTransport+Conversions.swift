@@ -13,7 +13,9 @@ extension URLSessionTransport {
     guard let url = request.url else { return nil }
     var urlRequest = URLRequest(url: url)
     // Set on its own: FoundationNetworking ignores the initializer's `timeoutInterval`.
-    urlRequest.timeoutInterval = timeout
+    // Courier keeps the call's deadline to the millisecond; libcurl's own idle timer, truncated below a second, gets
+    // a margin so that it never fires first.
+    urlRequest.timeoutInterval = Deadline.transportTimeout(for: timeout)
     if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
     var fields = [String: String](minimumCapacity: request.headerFields.count)
     for field in request.headerFields {

@@ -93,6 +93,8 @@ final class StreamingTaskDelegate: Sendable {
     /// An authentication challenge was declined: FoundationNetworking then ends the task as cancelled after it has
     /// delivered the whole response.
     var declinedChallenge = false
+    /// The task ended on its own with the whole response (not cancelled, not failed).
+    var endedCleanly = false
   }
 
   private let state = Locked(State())
@@ -167,7 +169,9 @@ final class StreamingTaskDelegate: Sendable {
     let (head, answered) = state.withLock { state in
       state.completed = true
       defer { state.head = nil }
-      return (state.head, state.declinedChallenge && state.headDelivered && !state.cancelled)
+      let answered = state.declinedChallenge && state.headDelivered && !state.cancelled
+      state.endedCleanly = error == nil || answered
+      return (state.head, answered)
     }
     if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
     if let error, answered, (error as? URLError)?.code == .cancelled {
@@ -182,8 +186,9 @@ final class StreamingTaskDelegate: Sendable {
     }
   }
 
-  /// Whether the task ended on its own (as opposed to the stream being cut short by cancellation).
-  var isCompleted: Bool { state.withLock { $0.completed } }
+  /// Whether the task ended on its own with the whole response, as opposed to the stream being cut short by
+  /// cancellation (whose task then completes as cancelled).
+  var endedCleanly: Bool { state.withLock { $0.endedCleanly } }
 }
 
 /// One request over the delegate path of ``URLSessionTransport``.
@@ -271,7 +276,7 @@ struct ResponseChunks: AsyncSequence, Sendable {
 
     func next() async throws -> Data? {
       if let chunk = try await base.next() { return chunk }
-      guard delegate.isCompleted else {
+      guard delegate.endedCleanly else {
         throw CourierError(.cancelled, "The response body was cancelled before it ended")
       }
       return nil

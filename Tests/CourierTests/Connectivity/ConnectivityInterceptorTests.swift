@@ -68,7 +68,7 @@ struct ConnectivityInterceptorTests {
     try await withDemoServer(kind, { $0.interceptors = [interceptor] }) { client, fixture in
       let stopwatch = Stopwatch()
       let error = await #expect(throws: CourierError.self) { try await client.send(Self.counted.timeout(0.5)) }
-      #expect(error?.isNoConnection == true)
+      #expect(error?.isNoConnection == true, "\(String(describing: error))")
       #expect(stopwatch.elapsed >= 0.45)
       #expect(stopwatch.elapsed < 20)
       let hits = try await fixture.client().value(Self.hits)

@@ -1,0 +1,34 @@
+import Courier
+import CourierTestSupport
+import Foundation
+import Testing
+
+/// One deadline per call, over the head and the whole body, on every transport.
+///
+/// Upper bounds are loose: the whole suite shares two cores and a test can be starved for seconds. Run alone, the
+/// 0.5 s deadline fires after 0.51 s and the trickling body is cut at 1.00 s on both transports.
+@Suite(.timeLimit(.minutes(1))) struct DeadlineTests {
+  @Test(arguments: TransportKind.allCases)
+  func aTricklingBodyIsBoundedByTheCallsTimeout(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let error = await #expect(throws: CourierError.self) {
+        try await client.send(Endpoint<Data>.get("/download/20000").query("rate", 2000).timeout(1))
+      }
+      #expect(error?.kind == .timeout, "the 10 s body must not be read whole")
+      #expect(error?.status == .ok, "the head had arrived")
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aSubSecondTimeoutIsKeptToTheMillisecond(_ transport: TransportKind) async throws {
+    try await withDemoServer(transport) { client, _ in
+      let stopwatch = Stopwatch()
+      let error = await #expect(throws: CourierError.self) {
+        try await client.send(Endpoint<Empty>.get("/slow").query("ms", 3000).timeout(0.5))
+      }
+      #expect(error?.kind == .timeout)
+      #expect(stopwatch.elapsed >= 0.45, "libcurl truncates sub-second timeouts: \(stopwatch.elapsed) s")
+      #expect(stopwatch.elapsed < 10, "\(stopwatch.elapsed) s")
+    }
+  }
+}
