@@ -75,10 +75,26 @@ struct TourSteps {
     print("  ShopAPI.product(id: 7) → \(product.name) in \(product.category)")
 
     step("Typed errors for the network itself")
+    let started = ProcessInfo.processInfo.systemUptime
     do {
       try await client.send(Endpoint<Empty>.get("/slow").query(["ms": 2000]).timeout(0.3))
     } catch let error as CourierError {
+      let elapsed = ProcessInfo.processInfo.systemUptime - started
       print("  timeout after 0.3 s → isTimeout: \(error.isTimeout), retryable: \(error.isRetryable)")
+      print(
+        "  one deadline for the whole call, kept by Courier: it ended in \(elapsed < 1 ? "under" : "over") a second")
+    }
+    var offline = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
+    offline.port = 9  // the discard port: nothing listens on it here
+    let refused = APIClient(baseURL: offline.url) { $0.transport = transport }
+    let dialled = ProcessInfo.processInfo.systemUptime
+    do {
+      try await refused.send(Endpoint<Empty>.get("/ping").timeout(30))
+    } catch let error as CourierError {
+      let elapsed = ProcessInfo.processInfo.systemUptime - dialled
+      print(
+        "  a refused connection → isNoConnection: \(error.isNoConnection), reported "
+          + (elapsed < 1 ? "at once, not after the 30 s timeout" : "after \(Int(elapsed)) s"))
     }
 
     try await runInterceptorSteps()
