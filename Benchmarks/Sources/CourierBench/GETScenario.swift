@@ -82,7 +82,7 @@ extension GETRunner {
   /// The header fields Courier sends with the GET over `transport`, for the raw baseline to send too.
   static func courierHeaderFields(_ transport: any HTTPTransport, baseURL: URL) -> [(String, String)] {
     let client = APIClient(baseURL: baseURL) { $0.transport = transport }
-    let request = try? client.request(for: Endpoint<Catalog>.get("/small.json"))
+    let request = try? client.httpRequest(for: Endpoint<Catalog>.get("/small.json"))
     return request?.headerFields.map { ($0.name.rawName, $0.value) } ?? []
   }
 }
