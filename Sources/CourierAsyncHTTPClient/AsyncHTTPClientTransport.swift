@@ -82,7 +82,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     body: HTTPBody?,
     options: TransportOptions
   ) async throws -> (HTTPResponse, HTTPBody) {
-    let clientRequest = try HTTPClientRequest(request, body: body)
+    let clientRequest = try HTTPClientRequest(request, body: body, requestSent: options.requestSent)
     let clientResponse: HTTPClientResponse
     do {
       try Task.checkCancellation()

@@ -3,6 +3,7 @@ import Courier
 import Foundation
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 
 #if canImport(Glibc)
 import Glibc
@@ -37,6 +38,8 @@ extension CourierError {
     if let error = error as? IOError { return kind(errno: error.errnoCode) }
     if let error = error as? ChannelError { return kind(of: error) }
     if error is SocketAddressError.UnknownHost { return .noConnection }
+    // The connection closed before the body's end (a `Content-Length` not reached, a chunked body cut short).
+    if let error = error as? HTTPParserError, error == .invalidEOFState { return .connectionLost }
     if String(reflecting: type(of: error)).hasPrefix("NIOSSL.") { return .tls }
     guard depth < 4 else { return nil }
     for nested in nestedErrors(in: error) {

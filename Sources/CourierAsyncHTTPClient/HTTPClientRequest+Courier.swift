@@ -7,8 +7,9 @@ extension HTTPClientRequest {
   /// The AsyncHTTPClient request for a Courier request: URL, method, header fields in order, and the body.
   ///
   /// A buffered body is sent as bytes (so a redirect can send it again); a streamed body is sent chunk by chunk,
-  /// with `Content-Length` when its length is known and chunked transfer encoding otherwise.
-  init(_ request: HTTPRequest, body: HTTPBody?) throws {
+  /// with `Content-Length` when its length is known and chunked transfer encoding otherwise. `requestSent` runs when
+  /// the client first asks a streamed body for bytes: the connection is up and the head is being written.
+  init(_ request: HTTPRequest, body: HTTPBody?, requestSent: (@Sendable () -> Void)? = nil) throws {
     guard let scheme = request.scheme, let authority = request.authority, !authority.isEmpty else {
       throw CourierError(.invalidURL, "The request has no scheme or authority", request: request)
     }
@@ -29,7 +30,7 @@ extension HTTPClientRequest {
     }
     headers = .init(pairs)
     if let body {
-      self.body = .courier(body)
+      self.body = .courier(body, requestSent: requestSent)
     }
   }
 }
@@ -52,13 +53,13 @@ extension HTTPClientRequest {
 
 extension HTTPClientRequest.Body {
   /// The body for an ``HTTPBody``: its bytes when buffered, otherwise a stream of its chunks.
-  static func courier(_ body: HTTPBody) -> HTTPClientRequest.Body {
+  static func courier(_ body: HTTPBody, requestSent: (@Sendable () -> Void)? = nil) -> HTTPClientRequest.Body {
     if let data = body.bufferedData {
       return .bytes(ByteBuffer(bytes: data))
     }
     switch body.length {
-    case .known(let count): return .stream(RequestBodyChunks(body), length: .known(count))
-    case .unknown: return .stream(RequestBodyChunks(body), length: .unknown)
+    case .known(let count): return .stream(RequestBodyChunks(body, requestSent: requestSent), length: .known(count))
+    case .unknown: return .stream(RequestBodyChunks(body, requestSent: requestSent), length: .unknown)
     }
   }
 }
@@ -68,20 +69,29 @@ struct RequestBodyChunks: AsyncSequence, Sendable {
   typealias Element = ByteBuffer
 
   let body: HTTPBody
+  let requestSent: (@Sendable () -> Void)?
 
-  init(_ body: HTTPBody) { self.body = body }
+  init(_ body: HTTPBody, requestSent: (@Sendable () -> Void)? = nil) {
+    self.body = body
+    self.requestSent = requestSent
+  }
 
   struct AsyncIterator: AsyncIteratorProtocol {
     var chunks: HTTPBody.AsyncIterator
+    var requestSent: (@Sendable () -> Void)?
     let allocator = ByteBufferAllocator()
 
     mutating func next() async throws -> ByteBuffer? {
+      if let sent = requestSent {
+        requestSent = nil
+        sent()
+      }
       guard let chunk = try await chunks.next() else { return nil }
       return allocator.buffer(bytes: chunk)
     }
   }
 
   func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(chunks: body.makeAsyncIterator())
+    AsyncIterator(chunks: body.makeAsyncIterator(), requestSent: requestSent)
   }
 }

@@ -64,12 +64,15 @@ public struct CourierError: Error, Sendable {
 }
 
 extension CourierError {
-  /// True for failures that may succeed when tried again: timeouts, lost or failed connections, and the statuses
-  /// 408, 429, 500, 502, 503 and 504. Cancellation is never retryable.
+  /// True for failures that may succeed when tried again: timeouts, failed connections, connections lost during an
+  /// idempotent request (a lost `POST` may have reached the server), and the statuses 408, 429, 500, 502, 503 and
+  /// 504. Cancellation is never retryable.
   public var isRetryable: Bool {
     switch kind {
-    case .timeout, .connectionLost, .noConnection:
+    case .timeout, .noConnection:
       return true
+    case .connectionLost:
+      return request?.method.isIdempotent ?? true
     case .unacceptableStatus:
       guard let code = status?.code else { return false }
       return [408, 429, 500, 502, 503, 504].contains(code)
@@ -117,4 +120,14 @@ extension CourierError: CustomStringConvertible, CustomDebugStringConvertible {
 extension CourierError: LocalizedError {
   /// The user-facing message (``userMessage``), so `error.localizedDescription` reads well in an alert.
   public var errorDescription: String? { userMessage }
+}
+
+extension HTTPRequest.Method {
+  /// Whether sending the request twice has the effect of sending it once (RFC 9110 §9.2.2).
+  var isIdempotent: Bool {
+    switch self {
+    case .get, .head, .options, .trace, .put, .delete: true
+    default: false
+    }
+  }
 }

@@ -40,6 +40,8 @@ extension CourierError {
       kind = .invalidURL
     case .unknown where Self.isTLSFailure(urlError.localizedDescription):
       kind = .tls
+    case .unknown where Self.isCutShort(urlError.localizedDescription):
+      kind = .connectionLost
     default:
       kind = .transport
     }
@@ -51,6 +53,13 @@ extension CourierError {
   /// Whether an unclassified URLSession error is a failed TLS handshake: FoundationNetworking reports libcurl's TLS
   /// errors as `URLError.unknown` with OpenSSL's message (`OpenSSL/3.0: error:0A00010B:SSL routines::wrong version
   /// number`).
+  /// libcurl's words for a body cut short (a `Content-Length` not reached, a chunked body without its last chunk)
+  /// or a request it could not send again on a new connection, which FoundationNetworking reports as unknown errors.
+  static func isCutShort(_ description: String) -> Bool {
+    description.hasPrefix("transfer closed with") || description.contains("rewind")
+      || description.contains("Connection reset") || description.contains("Empty reply")
+  }
+
   static func isTLSFailure(_ description: String) -> Bool {
     description.contains("SSL routines") || description.hasPrefix("OpenSSL") || description.contains("TLS")
   }

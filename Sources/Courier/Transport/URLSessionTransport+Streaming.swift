@@ -104,8 +104,13 @@ final class StreamingTaskDelegate: Sendable {
   private let request: HTTPRequest
   private let uploadLength: Int64?
   private let temporaryFile: URL?
+  private let requestSent: (@Sendable () -> Void)?
 
-  init(request: HTTPRequest, progress: ProgressReporter?, uploadLength: Int64?, temporaryFile: URL?) {
+  init(
+    request: HTTPRequest, progress: ProgressReporter?, uploadLength: Int64?, temporaryFile: URL?,
+    requestSent: (@Sendable () -> Void)?
+  ) {
+    self.requestSent = requestSent
     (stream, chunks) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
     self.request = request
     self.progress = progress
@@ -143,6 +148,10 @@ final class StreamingTaskDelegate: Sendable {
   }
 
   func received(_ response: URLResponse) {
+    // FoundationNetworking reports interim 1xx heads (103 Early Hints, an unasked-for 100) as responses of their own
+    // before the final one; only the final head is the response (101 ends the exchange and is final here).
+    if let status = (response as? HTTPURLResponse)?.statusCode, (100..<200).contains(status), status != 101 { return }
+    requestSent?()
     let head = state.withLock { state in
       defer {
         state.head = nil
@@ -162,6 +171,7 @@ final class StreamingTaskDelegate: Sendable {
   }
 
   func sent(_ totalBytes: Int64) {
+    requestSent?()
     progress?.reached(totalBytes)
   }
 
@@ -196,6 +206,7 @@ struct StreamingCall {
   let session: URLSession
   let delegate: SessionDelegate
   let request: HTTPRequest
+  let requestSent: (@Sendable () -> Void)?
 
   /// Chunk size for writing a streamed request body to its temporary file.
   static let spoolChunkSize = 256 * 1024
@@ -223,7 +234,8 @@ struct StreamingCall {
       task = session.dataTask(with: urlRequest)
     }
     let taskDelegate = StreamingTaskDelegate(
-      request: request, progress: body?.progress, uploadLength: uploadLength, temporaryFile: temporaryFile)
+      request: request, progress: body?.progress, uploadLength: uploadLength, temporaryFile: temporaryFile,
+      requestSent: requestSent)
     delegate.register(taskDelegate, for: task)
     let urlResponse = try await taskDelegate.start(task)
     let response = try URLSessionTransport.head(of: urlResponse, request: request)

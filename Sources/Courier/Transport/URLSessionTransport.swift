@@ -32,6 +32,8 @@ public final class URLSessionTransport: HTTPTransport {
   private let ownsSession: Bool
   /// Receives the callbacks of streaming tasks; `nil` for a session created elsewhere.
   private let delegate: SessionDelegate?
+  /// Where requests that must not be sent twice go on Linux, one connection each (see ``send(_:body:options:)``).
+  private let unrepeatable: (session: URLSession, delegate: SessionDelegate)?
 
   /// Creates a transport with its own session.
   public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration()) {
@@ -39,6 +41,15 @@ public final class URLSessionTransport: HTTPTransport {
     session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     self.delegate = delegate
     ownsSession = true
+    #if canImport(FoundationNetworking)
+    let unrepeatableDelegate = SessionDelegate()
+    unrepeatable = (
+      URLSession(configuration: configuration, delegate: unrepeatableDelegate, delegateQueue: nil),
+      unrepeatableDelegate
+    )
+    #else
+    unrepeatable = nil
+    #endif
   }
 
   /// Creates a transport over a session you own (and invalidate). Bodies are sent and received whole: streaming
@@ -46,11 +57,13 @@ public final class URLSessionTransport: HTTPTransport {
   public init(session: URLSession) {
     self.session = session
     delegate = nil
+    unrepeatable = nil
     ownsSession = false
   }
 
   deinit {
     if ownsSession { session.finishTasksAndInvalidate() }
+    unrepeatable?.session.finishTasksAndInvalidate()
   }
 
   /// An ephemeral-style configuration without `URLCache`.
@@ -79,6 +92,11 @@ public final class URLSessionTransport: HTTPTransport {
   #endif
 
   /// Sends the request; cancelling the calling task cancels the URLSession task.
+  ///
+  /// On Linux, libcurl sends a request again on a new connection when the kept-alive connection it reused fails
+  /// before an answer, and cannot rewind the body it already sent. A request that is not idempotent (`POST`,
+  /// `PATCH`, …) therefore goes out on a connection of its own (`Connection: close`), so it reaches the server at
+  /// most once; a failure is `.connectionLost`, and the caller decides whether to send it again.
   public func send(
     _ request: HTTPRequest,
     body: HTTPBody?,
@@ -88,9 +106,18 @@ public final class URLSessionTransport: HTTPTransport {
       throw CourierError(.invalidURL, "The request has no usable URL", request: request)
     }
     let buffered = body.map { $0.bufferedData != nil && $0.progress == nil } ?? true
+    if let unrepeatable, !request.method.isIdempotent {
+      urlRequest.setValue("close", forHTTPHeaderField: "Connection")
+      return try await StreamingCall(
+        session: unrepeatable.session, delegate: unrepeatable.delegate, request: request,
+        requestSent: options.requestSent
+      ).run(urlRequest, body: body)
+    }
     if let delegate, Self.answersChallengesOnlyWithDelegates || options.deliversBodyIncrementally || !buffered {
-      return try await StreamingCall(session: session, delegate: delegate, request: request)
-        .run(urlRequest, body: body)
+      return try await StreamingCall(
+        session: session, delegate: delegate, request: request, requestSent: options.requestSent
+      )
+      .run(urlRequest, body: body)
     }
     if let body {
       urlRequest.httpBody = try await body.collect()
