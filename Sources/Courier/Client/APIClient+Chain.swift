@@ -27,11 +27,24 @@ extension APIClient {
     over transport: any HTTPTransport
   ) async throws -> (HTTPResponse, HTTPBody) {
     let isFirst = context.events.countAttempt(bytes: body?.length.bytes ?? 0)
-    if isFirst, let onStart = context[TransportStartKey.self] { await onStart() }
     let upload = context[TransferReportersKey.self]?.upload
-    let options = TransportOptions(timeout: context.timeout, attributes: context.attributes)
-    let (response, responseBody) = try await transport.send(
-      request, body: upload.flatMap { body?.reporting(to: $0) } ?? body, options: options)
+    var options = TransportOptions(timeout: context.timeout, attributes: context.attributes)
+    let body = upload.flatMap { body?.reporting(to: $0) } ?? body
+    let onStart = isFirst ? context[TransportStartKey.self] : nil
+    let (response, responseBody): (HTTPResponse, HTTPBody)
+    if onStart != nil || (isFirst && context.events.handler != nil) {
+      let sent = SentSignal()
+      options.requestSent = { sent.fire() }
+      let signalling = options
+      (response, responseBody) = try await sent.whenFired(
+        send: { try await transport.send(request, body: body, options: signalling) },
+        then: {
+          if context.events.handler != nil { context.events.send(.started(callID: context.callID, request: request)) }
+          await onStart?()
+        })
+    } else {
+      (response, responseBody) = try await transport.send(request, body: body, options: options)
+    }
     if context.events.handler != nil {
       context.events.send(.responseReceived(callID: context.callID, response: response, attempt: context.attempt))
     }

@@ -45,7 +45,6 @@ struct Call<Value: Decodable & Sendable>: Sendable {
     do {
       let (built, body) = try client.makeRequest(endpoint)
       request = built
-      if context.events.handler != nil { context.events.send(.started(callID: context.callID, request: built)) }
       try Task.checkCancellation()
       let (result, head, received) = try await Deadline.run(seconds: context.timeout) { [self] in
         let (head, responseBody) = try await client.chain(built, body, context)

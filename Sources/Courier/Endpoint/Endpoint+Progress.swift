@@ -10,7 +10,7 @@ enum DownloadProgressKey: AttributeKey {
   static let defaultValue: (@Sendable (TransferProgress) -> Void)? = nil
 }
 
-/// Runs once, when a call's request is first handed to the transport.
+/// Runs once, when a call's request has gone out.
 enum TransportStartKey: AttributeKey {
   static let defaultValue: (@Sendable () async -> Void)? = nil
 }
@@ -38,11 +38,12 @@ extension Endpoint {
     attribute(DownloadProgressKey.self, handler)
   }
 
-  /// Runs `handler` once, when the request is first handed to the transport: after it was built and every
-  /// interceptor let it through, and before any byte is sent; the call waits for it.
+  /// Runs `handler` once, when the request has gone out: its body started to go out on a connection, its response
+  /// began, or it has been with the transport for 0.1 s without failing. The call returns only after `handler`.
   ///
-  /// It does not run for a call that ends before that: a request that could not be built, a cache hit, a call
-  /// cancelled or failed by an interceptor (such as a connectivity check that finds the device offline).
+  /// It does not run for a call that never reached a server: a request that could not be built, a cache hit, a call
+  /// cancelled or failed by an interceptor (such as a connectivity check that finds the device offline), or a
+  /// connection that was refused or could not be made, which transports report at once.
   ///
   /// ```swift
   /// let feed = Endpoint<Feed>.get("/feed").onTransportStart { await spinner.start() }

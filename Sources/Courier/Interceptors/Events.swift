@@ -3,7 +3,8 @@ import HTTPTypes
 
 /// Something that happened during a call, for observers such as metrics, tracing or a debug console.
 public enum CourierEvent: Sendable {
-  /// The call began (before the interceptors).
+  /// The call's request went out on a connection (its first attempt; `request` as the interceptors left it). Never
+  /// sent for a call that failed before reaching a server.
   case started(callID: UInt64, request: HTTPRequest)
   /// A response head arrived from the transport for one attempt.
   case responseReceived(callID: UInt64, response: HTTPResponse, attempt: Int)

@@ -1,7 +1,7 @@
 import Courier
 
 extension CallbackRequest where Delivery == MainActorDelivery {
-  /// Runs `handler` when the request is first handed to the transport; see ``CallbackRequest`` for exactly when.
+  /// Runs `handler` once the request has gone out; see ``CallbackRequest`` for exactly when.
   public func onRequestStarted(_ handler: @escaping @MainActor @Sendable () -> Void) -> CallbackRequest {
     adding { $0.started = delivery.wrap { (_: Void) in handler() } }
   }

@@ -17,13 +17,12 @@ import Courier
 /// ``CourierError/isTimeout`` → `onTimeout`, ``CourierError/isNoConnection`` → `onNetworkUnavailable`,
 /// ``CourierError/isUnauthorized`` (401, or credentials that could not be refreshed) → `onNotAuthorized`.
 ///
-/// **When `onRequestStarted` runs.** Once, when the request is first handed to the transport: after it was
-/// built, and after every interceptor let it through. It does not run when the call ends before that: the
-/// request could not be built (`invalidURL`, `encoding`), it was cancelled first, or an interceptor answered or
-/// failed it, such as a cache hit or a connectivity check that finds the device offline and fails fast with
-/// ``CourierError/isNoConnection``. Being offline is then reported by `onNetworkUnavailable` alone. When the
-/// transport itself cannot connect, the request did reach the network stack: `onRequestStarted` has run and
-/// `onNetworkUnavailable` follows.
+/// **When `onRequestStarted` runs.** Once, when the request has gone out: its body started to go out on a
+/// connection, its response began, or it has been with the transport for 0.1 s without failing. It does not run
+/// when the call never reached a server: the request could not be built (`invalidURL`, `encoding`), it was
+/// cancelled first, an interceptor answered or failed it (a cache hit, a connectivity check that finds the device
+/// offline), or the transport could not connect (refused, unknown host, no network), which is reported at once.
+/// Being offline is then reported by `onNetworkUnavailable` alone, and no spinner flashes for nothing.
 ///
 /// **Progress.** `onProgress` reports `0` with `onRequestStarted` and `1` when the response has arrived and
 /// decoded, just before `onSuccess`. For byte counts, set ``Endpoint/onUploadProgress(_:)`` or

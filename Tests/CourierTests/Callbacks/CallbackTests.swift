@@ -46,19 +46,19 @@ import Testing
   func timeoutsAndCancellationsHaveTheirOwnHandlers(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       let timedOut = CallbackLog()
-      await client.call(Endpoint<Empty>.get("/slow").query(["ms": 3000]).timeout(0.3))
+      await client.call(Endpoint<Empty>.get("/slow").query(["ms": 5000]).timeout(1.5))
         .logging(to: timedOut).execute().finished()
       #expect(timedOut.events == ["started", "progress 0.0", "timeout"])
 
       let cancelled = CallbackLog()
       let handle = client.call(Endpoint<Empty>.get("/slow").query(["ms": 10_000])).logging(to: cancelled).execute()
       let stopwatch = Stopwatch()
-      while !cancelled.contains("started"), stopwatch.elapsed < 5 { try await pause(milliseconds: 10) }
+      while !cancelled.contains("started"), stopwatch.elapsed < 10 { try await pause(milliseconds: 10) }
       handle.cancel()
       await handle.finished()
       #expect(handle.isCancelled)
       #expect(cancelled.events == ["started", "progress 0.0", "cancellation"])
-      #expect(stopwatch.elapsed < 5)
+      #expect(stopwatch.elapsed < 10)
     }
   }
 
@@ -76,14 +76,14 @@ import Testing
   }
 
   @Test(arguments: TransportKind.allCases)
-  func aRefusedConnectionStartsThenReportsTheNetworkUnavailable(_ transport: TransportKind) async throws {
+  func aRefusedConnectionReportsTheNetworkUnavailableWithoutStarting(_ transport: TransportKind) async throws {
     var port = 0
     try await withDemoServer(transport) { _, server in port = server.baseURL.port ?? 0 }
     try await withTransport(transport) { transport in
       let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")) { $0.transport = transport }
       let log = CallbackLog()
       await client.call(Endpoint<Product>.get("/products/1")).logging(to: log).execute().finished()
-      #expect(log.events == ["started", "progress 0.0", "networkUnavailable"])
+      #expect(log.events == ["networkUnavailable"], "the request never reached a server")
     }
   }
 
@@ -111,14 +111,14 @@ import Testing
       let first = request.execute()
       let second = request.execute()
       let stopwatch = Stopwatch()
-      while log.events.filter({ $0 == "started" }).count < 2, stopwatch.elapsed < 5 {
+      while log.events.filter({ $0 == "started" }).count < 2, stopwatch.elapsed < 10 {
         try await pause(milliseconds: 10)
       }
       request.cancel()
       await first.finished()
       await second.finished()
       #expect(log.events.filter { $0 == "cancellation" }.count == 2)
-      #expect(stopwatch.elapsed < 5)
+      #expect(stopwatch.elapsed < 10)
     }
   }
 

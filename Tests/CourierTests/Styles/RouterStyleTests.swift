@@ -118,10 +118,10 @@ private enum ShopAPI: TargetType {
     try await withDemoServer(transport) { client, _ in
       let router = Router<ShopAPI>(client: client)
       let (outcome, deliver) = AsyncStream.makeStream(of: Result<Empty, CourierError>.self)
-      let doomed = router.request(.slow(milliseconds: 10_000), as: Empty.self) { deliver.yield($0) }
+      let doomed = router.request(.slow(milliseconds: 30_000), as: Empty.self) { deliver.yield($0) }
       let survivor = Task { try await router.request(.slow(milliseconds: 400), as: Empty.self) }
       let stopwatch = Stopwatch()
-      while router.inFlightCount < 2, stopwatch.elapsed < 5 { try await pause(milliseconds: 10) }
+      while router.inFlightCount < 2, stopwatch.elapsed < 15 { try await pause(milliseconds: 10) }
       #expect(router.inFlightCount == 2)
 
       router.cancel(doomed)
@@ -131,7 +131,7 @@ private enum ShopAPI: TargetType {
         return
       }
       #expect(error.isCancellation)
-      #expect(stopwatch.elapsed < 5)
+      #expect(stopwatch.elapsed < 15)
       _ = try await survivor.value
       #expect(router.inFlightCount == 0)
     }
@@ -142,17 +142,17 @@ private enum ShopAPI: TargetType {
     try await withDemoServer(transport) { client, _ in
       let router = Router<ShopAPI>(client: client)
       let (results, delivered) = AsyncStream.makeStream(of: Result<Empty, CourierError>.self)
-      router.request(.slow(milliseconds: 10_000), as: Empty.self) { delivered.yield($0) }
-      router.request(.slow(milliseconds: 10_000), as: Empty.self) { delivered.yield($0) }
+      router.request(.slow(milliseconds: 30_000), as: Empty.self) { delivered.yield($0) }
+      router.request(.slow(milliseconds: 30_000), as: Empty.self) { delivered.yield($0) }
       let stopwatch = Stopwatch()
-      while router.inFlightCount < 2, stopwatch.elapsed < 5 { try await pause(milliseconds: 10) }
+      while router.inFlightCount < 2, stopwatch.elapsed < 15 { try await pause(milliseconds: 10) }
       router.cancelAll()
       var cancellations = 0
       for await result in results.prefix(2) {
         if case .failure(let error) = result, error.isCancellation { cancellations += 1 }
       }
       #expect(cancellations == 2)
-      #expect(stopwatch.elapsed < 5)
+      #expect(stopwatch.elapsed < 15)
       #expect(router.inFlightCount == 0)
     }
   }
