@@ -1,0 +1,83 @@
+import Courier
+import Foundation
+
+extension TransportConformance {
+  static var deadlineCases: [TransportConformanceCase] {
+    [
+      TransportConformanceCase("A sub-second deadline expires on time when the server never answers") { run in
+        let server = try await run.server { connection in
+          _ = try await connection.readRequest()
+          await connection.hang()
+        }
+        let (error, elapsed) = try await run.timed {
+          try await run.error { try await run.client(server).send(Endpoint<Data>.get("/silent").timeout(0.5)) }
+        }
+        try run.expect(error.kind == .timeout, "a silent server ended with \(error)")
+        try run.expect(elapsed >= 0.49, "the 0.5 s deadline expired after \(elapsed) s")
+        try run.expect(elapsed <= 0.5 + run.slack, "the 0.5 s deadline expired after \(elapsed) s")
+      },
+      TransportConformanceCase("The deadline covers the body: a trickled body is cut at the deadline") { run in
+        let server = try await run.server { connection in
+          _ = try await connection.readRequest()
+          try await connection.write("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")
+          try await connection.trickle(Array(repeating: UInt8(ascii: "x"), count: 100), every: .milliseconds(100))
+        }
+        let (error, elapsed) = try await run.timed {
+          try await run.error { try await run.client(server).send(Endpoint<Data>.get("/trickle").timeout(1)) }
+        }
+        try run.expect(error.kind == .timeout, "a trickled body ended with \(error)")
+        try run.expect(error.status?.code == 200, "the error lost the response head")
+        try run.expect(elapsed <= 1 + run.slack, "the 1 s deadline expired after \(elapsed) s")
+      },
+      TransportConformanceCase("A response that never finishes ends at the deadline") { run in
+        let server = try await run.server { connection in
+          _ = try await connection.readRequest()
+          try await connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n")
+          await connection.hang()
+        }
+        let (error, elapsed) = try await run.timed {
+          try await run.error { try await run.client(server).send(Endpoint<Data>.get("/endless").timeout(0.5)) }
+        }
+        try run.expect(error.kind == .timeout, "an endless response ended with \(error)")
+        try run.expect(elapsed <= 0.5 + run.slack, "the 0.5 s deadline expired after \(elapsed) s")
+      },
+    ]
+  }
+
+  static var challengeCases: [TransportConformanceCase] {
+    [
+      TransportConformanceCase("A 401 with any WWW-Authenticate scheme is returned at once as a response") { run in
+        let challenges = [
+          #"Basic realm="api""#, #"Digest realm="api", nonce="abc123", qop="auth", algorithm=SHA-256"#,
+          "Negotiate", "NTLM", #"Bearer realm="api", error="invalid_token""#, #"Custom realm="api""#,
+        ]
+        let server = try await run.answering { request, connection in
+          let index = Int(request.path.dropFirst()) ?? 0
+          try await connection.respond(
+            401, headers: [("WWW-Authenticate", challenges[index % challenges.count])], body: "denied")
+        }
+        let client = run.client(server)
+        for index in challenges.indices {
+          let (response, elapsed) = try await run.timed {
+            try await client.send(Endpoint<Data>.get("/\(index)").expect(.any).timeout(5))
+          }
+          try run.expect(response.status.code == 401, "\(challenges[index]) ended with \(response.status)")
+          try run.expect(String(response.value) == "denied", "\(challenges[index]) lost the body")
+          try run.expect(elapsed < 1 + run.slack, "\(challenges[index]) took \(elapsed) s")
+        }
+        try run.expect(
+          server.requests.count == challenges.count, "the server saw \(server.requests.count) requests")
+        try run.expect(
+          server.requests.allSatisfy { $0.header("Authorization") == nil }, "the transport answered a challenge")
+      },
+      TransportConformanceCase("A 407 with a Proxy-Authenticate challenge is returned at once as a response") { run in
+        let server = try await run.answering { _, connection in
+          try await connection.respond(407, headers: [("Proxy-Authenticate", #"Basic realm="proxy""#)])
+        }
+        let response = try await run.client(server).send(Endpoint<Data>.get("/").expect(.any).timeout(5))
+        try run.expect(response.status.code == 407, "got \(response.status)")
+        try run.expect(server.requests.count == 1, "the server saw \(server.requests.count) requests")
+      },
+    ]
+  }
+}

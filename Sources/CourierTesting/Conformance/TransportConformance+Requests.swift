@@ -1,0 +1,134 @@
+import Courier
+import Foundation
+
+extension TransportConformance {
+  static var requestCases: [TransportConformanceCase] {
+    [
+      TransportConformanceCase(
+        "A header value with a control character or non-ASCII text is refused, naming the header"
+      ) { run in
+        let server = try await run.answering { _, connection in try await connection.respond(200) }
+        let client = run.client(server)
+        for value in ["line\u{0B}feed", "caf\u{E9}", "split\r\nX-Injected: 1"] {
+          let error = try await run.error { try await client.send(Endpoint<Data>.get("/").header("X-Note", value)) }
+          try run.expect(error.kind == .invalidRequest, "\(value.debugDescription) ended with \(error)")
+          try run.expect(error.description.contains("X-Note"), "the error does not name the header: \(error)")
+        }
+        try run.expect(server.requests.isEmpty, "a refused request reached the server")
+      },
+      TransportConformanceCase("A path with dot segments is refused before it is sent") { run in
+        let server = try await run.answering { _, connection in try await connection.respond(200) }
+        let error = try await run.error {
+          try await run.client(server).send(Endpoint<Data>.get("/files/../../etc/passwd"))
+        }
+        try run.expect(error.kind == .invalidURL, "a dot segment ended with \(error)")
+        try run.expect(server.requests.isEmpty, "the server saw \(server.requests)")
+      },
+      TransportConformanceCase("Paths, queries and header values reach the server byte for byte") { run in
+        let server = try await run.answering { request, connection in
+          try await connection.respond(200, body: "\(request.target) \(request.header("X-Note") ?? "-")")
+        }
+        let response = try await run.client(server).send(
+          Endpoint<Data>.get("/a%2Fb/%2E%2E/c").query("q", "x y&z").header("X-Note", "tab\there  and spaces"))
+        try run.expect(
+          String(response.value) == "/a%2Fb/%2E%2E/c?q=x%20y%26z tab\there  and spaces",
+          "the server saw \(String(response.value))")
+      },
+    ]
+  }
+
+  static var startCases: [TransportConformanceCase] {
+    [
+      TransportConformanceCase("The start handler does not run for a call that never reached a server") { run in
+        let closed = try await ScriptedServer.start { _ in }
+        await closed.stop()
+        let started = Synchronized(0)
+        let events = Synchronized(0)
+        let client = run.client(closed) { configuration in
+          configuration.eventHandler = { event in
+            if case .started = event { events.withLock { $0 += 1 } }
+          }
+        }
+        _ = try await run.error {
+          try await client.send(Endpoint<Data>.get("/").onTransportStart { started.withLock { $0 += 1 } })
+        }
+        try run.expect(started.withLock { $0 } == 0, "the start handler ran for a refused connection")
+        try run.expect(events.withLock { $0 } == 0, "the started event was sent for a refused connection")
+      },
+      TransportConformanceCase("The start handler runs once, before the call returns, when the request went out") {
+        run in
+        let server = try await run.answering { request, connection in
+          try await Task.sleep(for: .milliseconds(100))
+          if request.path == "/" {
+            try await connection.respond(302, headers: [("Location", "/done")])
+          } else {
+            try await connection.respond(200)
+          }
+        }
+        let started = Synchronized(0)
+        let response = try await run.client(server).send(
+          Endpoint<Data>.get("/").expect(.any).onTransportStart { started.withLock { $0 += 1 } })
+        try run.expect(response.status.code == 200, "got \(response.status)")
+        try run.expect(started.withLock { $0 } == 1, "the start handler ran \(started.withLock { $0 }) times")
+      },
+    ]
+  }
+
+  static var streamingCases: [TransportConformanceCase] {
+    [
+      TransportConformanceCase("Download progress arrives as the bytes arrive, for a small body") { run in
+        let server = try await run.server { connection in
+          _ = try await connection.readRequest()
+          try await connection.write("HTTP/1.1 200 OK\r\nContent-Length: 3000\r\n\r\n")
+          for _ in 0..<3 {
+            try await connection.write(Array(repeating: UInt8(ascii: "x"), count: 1000))
+            try await Task.sleep(for: .milliseconds(200))
+          }
+        }
+        let seen = Synchronized<[Int64]>([])
+        let response = try await run.client(server).send(
+          Endpoint<Data>.get("/").onDownloadProgress { progress in seen.withLock { $0.append(progress.completedBytes) }
+          }
+        )
+        let values = seen.withLock { $0 }
+        try run.expect(response.value.count == 3000, "got \(response.value.count) bytes")
+        let partial = values.filter { $0 > 0 && $0 < 3000 }
+        try run.expect(partial.count >= 2, "progress jumped: \(values)")
+      },
+      TransportConformanceCase("A cancelled stream ends with a cancellation error, never as a complete body") { run in
+        let server = try await run.server { connection in
+          _ = try await connection.readRequest()
+          try await connection.write("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n")
+          while true {
+            try await connection.write(Array(repeating: UInt8(ascii: "x"), count: 100))
+            try await Task.sleep(for: .milliseconds(20))
+          }
+        }
+        let client = run.client(server)
+        let firstChunk = AsyncStream<Void>.makeStream()
+        let reading = Task {
+          let stream = try await client.stream(Endpoint<Data>.get("/"))
+          var count = 0
+          for try await chunk in stream.body {
+            count += chunk.count
+            firstChunk.continuation.yield()
+          }
+          return count
+        }
+        for await _ in firstChunk.stream { break }
+        reading.cancel()
+        let result = await reading.result
+        switch result {
+        case .success(let count):
+          throw TransportConformanceFailure("", "the cancelled stream ended after \(count) bytes")
+        case .failure(let error as CourierError):
+          try run.expect(error.kind == .cancelled, "the cancelled stream ended with \(error)")
+        case .failure(let error):
+          try run.expect(error is CancellationError, "the cancelled stream ended with \(error)")
+        }
+      },
+    ]
+  }
+
+  static var cookieCases: [TransportConformanceCase] { [] }
+}

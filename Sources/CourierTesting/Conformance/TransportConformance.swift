@@ -1,0 +1,166 @@
+import Courier
+import Foundation
+
+/// The behaviour every ``HTTPTransport`` must show under Courier, checked against misbehaving servers on 127.0.0.1.
+///
+/// Courier decides HTTP's semantics itself (redirects, deadlines, authentication challenges, cookies, the
+/// classification of failed connections), so a transport is a pipe: one request in, one response out. These cases
+/// hold a transport to that, each against a ``ScriptedServer`` that answers byte by byte. Run every case over your
+/// own transport in your tests:
+///
+/// ```swift
+/// @Test(arguments: TransportConformance.cases)
+/// func conforms(_ conformanceCase: TransportConformanceCase) async throws {
+///   try await TransportConformance.check(conformanceCase, over: MyTransport())
+/// }
+/// ```
+public enum TransportConformance {
+  /// Every case, grouped by topic: redirects, deadlines, authentication challenges, failed and broken connections,
+  /// message framing, request validation, cookies, start callbacks and streaming.
+  public static var cases: [TransportConformanceCase] {
+    redirectCases + deadlineCases + challengeCases + connectionCases + framingCases + requestCases + cookieCases
+      + startCases + streamingCases
+  }
+
+  /// Runs `conformanceCase` over `transport` and throws a ``TransportConformanceFailure`` that says what went wrong
+  /// when the transport does not conform, or when the case does not finish within its time limit.
+  ///
+  /// - Parameter timingSlack: How late a timed event (a deadline's expiry, a refused connection's report) may come.
+  ///   The default is the 100 ms Courier promises; a test process that runs hundreds of tests at once on a small
+  ///   machine may need more.
+  public static func check(
+    _ conformanceCase: TransportConformanceCase,
+    over transport: any HTTPTransport,
+    timingSlack: Duration = .milliseconds(100)
+  ) async throws {
+    let run = ConformanceRun(transport: transport, slack: timingSlack)
+    let limit = conformanceCase.timeLimit + timingSlack * 4
+    do {
+      try await withThrowingTaskGroup(of: Bool.self) { group in
+        group.addTask {
+          try await conformanceCase.body(run)
+          return true
+        }
+        group.addTask {
+          try await Task.sleep(for: limit)
+          return false
+        }
+        let finished = try await group.next() ?? false
+        group.cancelAll()
+        guard finished else {
+          throw TransportConformanceFailure(conformanceCase.name, "did not finish within \(limit)")
+        }
+      }
+    } catch let failure as TransportConformanceFailure {
+      await run.stopServers()
+      throw failure.caseName.isEmpty ? TransportConformanceFailure(conformanceCase.name, failure.message) : failure
+    } catch {
+      await run.stopServers()
+      throw error
+    }
+    await run.stopServers()
+  }
+}
+
+/// One behaviour a transport must show under Courier: a name, a time limit, and the check.
+public struct TransportConformanceCase: Sendable, CustomStringConvertible {
+  /// What the case checks, as a sentence.
+  public let name: String
+  /// How long the case may run before it fails.
+  public let timeLimit: Duration
+  let body: @Sendable (ConformanceRun) async throws -> Void
+
+  init(
+    _ name: String, limit: Duration = .seconds(10), _ body: @escaping @Sendable (ConformanceRun) async throws -> Void
+  ) {
+    self.name = name
+    self.timeLimit = limit
+    self.body = body
+  }
+
+  /// The name.
+  public var description: String { name }
+}
+
+/// A transport that did not behave as Courier requires: the case and what was seen.
+public struct TransportConformanceFailure: Error, CustomStringConvertible {
+  /// The case that failed.
+  public let caseName: String
+  /// What was expected and what happened instead.
+  public let message: String
+
+  init(_ caseName: String, _ message: String) {
+    self.caseName = caseName
+    self.message = message
+  }
+
+  /// `case: message`.
+  public var description: String { "\(caseName): \(message)" }
+}
+
+/// What a case runs with: the transport under test, the servers it started, and the checks.
+final class ConformanceRun: Sendable {
+  let transport: any HTTPTransport
+  let slack: Double
+  private let servers = Synchronized<[ScriptedServer]>([])
+
+  init(transport: any HTTPTransport, slack: Duration) {
+    self.transport = transport
+    self.slack = Double(slack.components.seconds) + Double(slack.components.attoseconds) / 1e18
+  }
+
+  /// Starts a scripted server that the run stops when the case ends.
+  func server(_ script: @escaping ScriptedServer.Script) async throws -> ScriptedServer {
+    let server = try await ScriptedServer.start(script)
+    servers.withLock { $0.append(server) }
+    return server
+  }
+
+  /// A server that answers every request on every connection with `respond`.
+  func answering(
+    _ respond: @escaping @Sendable (ScriptedRequest, ScriptedConnection) async throws -> Void
+  ) async throws -> ScriptedServer {
+    try await server { connection in
+      while let request = try await connection.readRequest() { try await respond(request, connection) }
+    }
+  }
+
+  func stopServers() async {
+    for server in servers.withLock({ $0 }) { await server.stop() }
+  }
+
+  /// A client of `server` over the transport under test.
+  func client(_ server: ScriptedServer, _ configure: (inout APIClient.Configuration) -> Void = { _ in }) -> APIClient {
+    var configuration = APIClient.Configuration(baseURL: server.baseURL, transport: transport)
+    configure(&configuration)
+    return APIClient(configuration: configuration)
+  }
+
+  /// Throws a failure with `message` unless `condition` holds.
+  func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    guard condition else { throw TransportConformanceFailure("", message()) }
+  }
+
+  /// The ``CourierError`` `body` throws; a failure when it succeeds or throws anything else.
+  func error<Value>(_ body: () async throws -> Value) async throws -> CourierError {
+    let result: Result<Value, any Error>
+    do { result = .success(try await body()) } catch { result = .failure(error) }
+    switch result {
+    case .success(let value): throw TransportConformanceFailure("", "expected an error, got \(value)")
+    case .failure(let error as CourierError): return error
+    case .failure(let error): throw TransportConformanceFailure("", "expected a CourierError, got \(error)")
+    }
+  }
+
+  /// Runs `body` and returns its result with the seconds it took.
+  func timed<Value>(_ body: () async throws -> Value) async rethrows -> (Value, Double) {
+    let start = ContinuousClock.now
+    let value = try await body()
+    let elapsed = start.duration(to: .now)
+    return (value, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+  }
+}
+
+extension String {
+  init(_ data: Data) { self.init(decoding: data, as: UTF8.self) }
+}
