@@ -25,9 +25,17 @@ extension HTTPClientRequest {
     // checks each name again.
     var pairs: [(String, String)] = []
     pairs.reserveCapacity(request.headerFields.count)
+    var cookie: String?
     for field in request.headerFields {
-      pairs.append((field.name.rawName, field.value))
+      // `HTTPFields` splits a `Cookie` value into crumbs (one field per cookie, as HTTP/2 allows); HTTP/1.1 wants
+      // them in one line, joined with "; " (RFC 9113 §8.2.3).
+      if field.name == .cookie {
+        cookie = cookie.map { $0 + "; " + field.value } ?? field.value
+      } else {
+        pairs.append((field.name.rawName, field.value))
+      }
     }
+    if let cookie { pairs.append(("Cookie", cookie)) }
     headers = .init(pairs)
     if let body {
       self.body = .courier(body, requestSent: requestSent)
