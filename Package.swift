@@ -41,6 +41,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Crypto", package: "swift-crypto"),
       ],
+      resources: [.copy("Cookies/Resources/public_suffix_list.dat")],
       swiftSettings: swiftSettings
     ),
     .target(

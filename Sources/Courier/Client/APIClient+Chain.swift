@@ -5,15 +5,21 @@ extension APIClient {
   /// `interceptors` in front of the redirect stage and `transport`. The last stage follows redirects by `redirects`
   /// (or the endpoint's policy), counts each request it hands to the transport, runs the endpoint's transport-start
   /// handler before the first, reports upload progress as the transport takes the body, and reports each response
-  /// head.
+  /// head. `cookies` are attached to each request it hands on, and take what each response sets.
   static func chain(
     _ interceptors: [any Interceptor],
     transport: any HTTPTransport,
-    redirects: RedirectPolicy
+    redirects: RedirectPolicy,
+    cookies: CookieJar?
   ) -> InterceptorNext {
     interceptors.chain { request, body, context in
       let stage = RedirectStage(policy: context[RedirectPolicyKey.self] ?? redirects) { request, body in
-        try await send(request, body: body, context: context, over: transport)
+        guard let cookies else { return try await send(request, body: body, context: context, over: transport) }
+        var request = request
+        cookies.attach(to: &request)
+        let (response, responseBody) = try await send(request, body: body, context: context, over: transport)
+        cookies.store(from: response, for: request)
+        return (response, responseBody)
       }
       return try await stage.run(request, body: body) { context.events.recordRedirect(to: $0) }
     }

@@ -39,7 +39,8 @@ public final class APIClient: Sendable {
     defaultFields = fields
     defaultFieldsProblem = fields.lazy.compactMap { HTTPHeader.valueProblem($0.value, name: $0.name.rawName) }.first
     chain = Self.chain(
-      configuration.interceptors, transport: configuration.transport, redirects: configuration.redirects)
+      configuration.interceptors, transport: configuration.transport, redirects: configuration.redirects,
+      cookies: configuration.cookies)
   }
 
   /// Creates a client for `baseURL`, letting you adjust the rest of the configuration.
@@ -75,6 +76,11 @@ extension APIClient {
     /// How redirects are followed, after the interceptors and before the transport; at most 10 by default.
     /// Endpoints override it with ``Endpoint/redirects(_:)``.
     public var redirects: RedirectPolicy = .follow
+    /// The cookies the client keeps and sends: a new jar in memory by default, one per configuration. Share a
+    /// ``CookieJar`` between clients, persist it with ``CookieJar/init(persistingTo:)``, or set `nil` to keep and
+    /// send none (a `Cookie` header you set yourself still goes out). Courier applies cookies to every hop of a
+    /// redirect; transports keep none of their own.
+    public var cookies: CookieJar? = CookieJar()
     /// Receives every call's ``CourierEvent``s.
     public var eventHandler: (@Sendable (CourierEvent) -> Void)?
     /// How JSON dates are written and read for every call, over ``decoder`` and ``encoder``; `nil` (the default)

@@ -17,6 +17,8 @@ extension URLSessionTransport {
     // a margin so that it never fires first.
     urlRequest.timeoutInterval = Deadline.transportTimeout(for: timeout)
     if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
+    // Cookies are Courier's (``CookieJar``); a session passed in by the app must not add its own.
+    urlRequest.httpShouldHandleCookies = false
     var fields = [String: String](minimumCapacity: request.headerFields.count)
     for field in request.headerFields {
       let value = field.latin1Value

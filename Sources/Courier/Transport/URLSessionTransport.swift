@@ -71,6 +71,10 @@ public final class URLSessionTransport: HTTPTransport {
     let configuration = URLSessionConfiguration.default
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    // Courier keeps cookies itself (``CookieJar``), the same way on every transport.
+    configuration.httpCookieStorage = nil
+    configuration.httpShouldSetCookies = false
+    configuration.httpCookieAcceptPolicy = .never
     return configuration
   }
 

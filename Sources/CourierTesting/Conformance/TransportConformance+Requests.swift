@@ -130,5 +130,65 @@ extension TransportConformance {
     ]
   }
 
-  static var cookieCases: [TransportConformanceCase] { [] }
+  static var cookieCases: [TransportConformanceCase] {
+    [
+      TransportConformanceCase("Cookies a server sets are sent back to it, and expire when it says") { run in
+        let server = try await run.answering { request, connection in
+          switch request.path {
+          case "/login":
+            try await connection.respond(
+              200, headers: [("Set-Cookie", "session=abc; Path=/; HttpOnly"), ("Set-Cookie", "theme=dark")])
+          case "/logout":
+            try await connection.respond(200, headers: [("Set-Cookie", "session=; Max-Age=0; Path=/")])
+          default:
+            try await connection.respond(200, body: request.header("Cookie") ?? "none")
+          }
+        }
+        let client = run.client(server)
+        _ = try await client.send(Endpoint<Data>.post("/login"))
+        let me = try await client.send(Endpoint<Data>.get("/me"))
+        try run.expect(String(me.value) == "session=abc; theme=dark", "the next request sent \(String(me.value))")
+        _ = try await client.send(Endpoint<Data>.post("/logout"))
+        let after = try await client.send(Endpoint<Data>.get("/me"))
+        try run.expect(String(after.value) == "theme=dark", "after logout the request sent \(String(after.value))")
+      },
+      TransportConformanceCase("Cookies set on a redirect are kept, and never sent to another origin") { run in
+        let other = try await run.answering { request, connection in
+          try await connection.respond(200, body: request.header("Cookie") ?? "none")
+        }
+        let server = try await run.answering { request, connection in
+          switch request.path {
+          case "/login":
+            try await connection.respond(302, headers: [("Set-Cookie", "session=abc"), ("Location", "/home")])
+          case "/away":
+            // Cookies ignore ports (RFC 6265 §8.5): another host name makes another origin for them.
+            try await connection.respond(302, headers: [("Location", "http://localhost:\(other.port)/landing")])
+          default:
+            try await connection.respond(200, body: request.header("Cookie") ?? "none")
+          }
+        }
+        let client = run.client(server)
+        let home = try await client.send(Endpoint<Data>.get("/login"))
+        try run.expect(String(home.value) == "session=abc", "the redirect's target got \(String(home.value))")
+        let away = try await client.send(Endpoint<Data>.get("/away"))
+        try run.expect(String(away.value) == "none", "another origin got \(String(away.value))")
+      },
+      TransportConformanceCase("A client without a cookie jar keeps no cookies, and the transport keeps none either") {
+        run in
+        let server = try await run.answering { request, connection in
+          if request.path == "/login" {
+            try await connection.respond(200, headers: [("Set-Cookie", "session=abc")])
+          } else {
+            try await connection.respond(200, body: request.header("Cookie") ?? "none")
+          }
+        }
+        let client = run.client(server) { $0.cookies = nil }
+        _ = try await client.send(Endpoint<Data>.get("/login"))
+        let me = try await client.send(Endpoint<Data>.get("/me"))
+        try run.expect(String(me.value) == "none", "a client without a jar sent \(String(me.value))")
+        let own = try await client.send(Endpoint<Data>.get("/me").header(.cookie, "mine=1"))
+        try run.expect(String(own.value) == "mine=1", "the caller's own Cookie became \(String(own.value))")
+      },
+    ]
+  }
 }
