@@ -92,7 +92,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
     let response = HTTPResponse(clientResponse)
     let chunks = ResponseBodyChunks(clientResponse.body, request: request, response: response)
-    if !options.deliversBodyIncrementally,
+    if !options.deliversBodyIncrementally, options.idleTimeout == nil,
       Self.readsWhole(response, method: request.method, limit: configuration.responseBufferingLimit)
     {
       return (response, HTTPBody(try await chunks.collect()))

@@ -150,6 +150,14 @@ extension HTTPBody: AsyncSequence {
 
 extension HTTPBody {
   /// The same body, reporting the bytes taken from it to `reporter`.
+  /// This body, touching `activity` as each chunk arrives (for the idle timeout).
+  func touching(_ activity: Deadline.Activity) -> HTTPBody {
+    guard bufferedData == nil else { return self }
+    var copy = HTTPBody(TouchingChunks(base: self, activity: activity), length: length)
+    copy.progress = progress
+    return copy
+  }
+
   func reporting(to reporter: ProgressReporter?) -> HTTPBody {
     var copy = self
     copy.progress = reporter
@@ -172,4 +180,26 @@ final class ChunkIterator {
   init(_ next: @escaping () async throws -> Data?) { nextChunk = next }
 
   func next() async throws -> Data? { try await nextChunk() }
+}
+
+/// The chunks of a body, touching an ``Deadline/Activity`` as each arrives.
+struct TouchingChunks: AsyncSequence, Sendable {
+  typealias Element = Data
+  let base: HTTPBody
+  let activity: Deadline.Activity
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var base: HTTPBody.AsyncIterator
+    let activity: Deadline.Activity
+
+    mutating func next() async throws -> Data? {
+      let chunk = try await base.next()
+      activity.touch()
+      return chunk
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(base: base.makeAsyncIterator(), activity: activity)
+  }
 }

@@ -76,6 +76,10 @@ extension APIClient {
     /// How redirects are followed, after the interceptors and before the transport; at most 10 by default.
     /// Endpoints override it with ``Endpoint/redirects(_:)``.
     public var redirects: RedirectPolicy = .follow
+    /// How long a call may go without receiving a byte (waiting for the response head, or between chunks of the
+    /// body) before it fails with ``CourierError/Kind-swift.struct/timeout``; `nil` (the default) for no idle limit
+    /// within the call's ``timeout``. Endpoints override it with ``Endpoint/idleTimeout(_:)``.
+    public var idleTimeout: TimeInterval?
     /// The cookies the client keeps and sends: a new jar in memory by default, one per configuration. Share a
     /// ``CookieJar`` between clients, persist it with ``CookieJar/init(persistingTo:)``, or set `nil` to keep and
     /// send none (a `Cookie` header you set yourself still goes out). Courier applies cookies to every hop of a

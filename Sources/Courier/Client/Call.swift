@@ -23,6 +23,7 @@ struct Call<Value: Decodable & Sendable>: Sendable {
     var attributes = endpoint.attributes
     if incremental || progress?.download != nil { attributes[IncrementalBodyKey.self] = true }
     if let progress { attributes[TransferReportersKey.self] = progress }
+    if attributes[IdleTimeoutKey.self] == nil { attributes[IdleTimeoutKey.self] = client.configuration.idleTimeout }
     context = RequestContext(
       attributes: attributes, timeout: endpoint.timeout ?? client.configuration.timeout, attempt: 1,
       callID: client.callCounter.withLock { counter in
@@ -46,11 +47,17 @@ struct Call<Value: Decodable & Sendable>: Sendable {
       let (built, body) = try client.makeRequest(endpoint)
       request = built
       try Task.checkCancellation()
-      let (result, head, received) = try await Deadline.run(seconds: context.timeout) { [self] in
+      let idle = context[IdleTimeoutKey.self]
+      let activity = idle.map { _ in Deadline.Activity() }
+      let (result, head, received) = try await Deadline.run(
+        seconds: context.timeout, idle: idle, activity: activity
+      ) { [self] in
         let (head, responseBody) = try await client.chain(built, body, context)
+        activity?.touch()
         progress?.upload?.finish(complete: false)
         do {
-          let (result, received) = try await read(built, head, responseBody.reporting(to: progress?.download))
+          let watched = activity.map { responseBody.touching($0) } ?? responseBody
+          let (result, received) = try await read(built, head, watched.reporting(to: progress?.download))
           return (result, head, received)
         } catch {
           throw FailureAfterHead(underlying: error, response: head)
@@ -76,8 +83,10 @@ struct Call<Value: Decodable & Sendable>: Sendable {
   private func failure(from error: any Error, request: HTTPRequest?) -> CourierError {
     var error = error
     var expired = false
+    var idle: TimeInterval?
     if let deadline = error as? Deadline.Expired {
       expired = true
+      idle = deadline.idle
       error = deadline.underlying
     }
     var head: HTTPResponse?
@@ -94,11 +103,12 @@ struct Call<Value: Decodable & Sendable>: Sendable {
       return CourierError(
         .noConnection, "The device stayed offline for the request's timeout of \(context.timeout) s", request: request)
     }
+    let expiry =
+      idle.map { "No bytes arrived for \($0) s, the call's idle timeout" }
+      ?? "The call did not finish within its timeout of \(context.timeout) s"
     var failure =
       expired
-      ? CourierError(
-        .timeout, "The call did not finish within its timeout of \(context.timeout) s", request: request,
-        response: head, underlyingError: error)
+      ? CourierError(.timeout, expiry, request: request, response: head, underlyingError: error)
       : APIClient.cancellationAware(CourierError(transportFailure: error, request: request))
     if failure.response == nil { failure.response = head }
     return failure

@@ -5,23 +5,45 @@ import HTTPTypes
 /// whole body, the same on every transport and to the millisecond, whatever the engine does with timeouts of its
 /// own (libcurl truncates sub-second ones; AsyncHTTPClient's covers the head only).
 enum Deadline {
-  /// The work ran past its deadline and was cancelled; `underlying` is what it threw then.
+  /// The work ran past its deadline (or went `idle` seconds without a byte) and was cancelled; `underlying` is what
+  /// it threw then.
   struct Expired: Error {
     let underlying: any Error
+    var idle: TimeInterval?
   }
 
-  /// Runs `operation`, cancelling it and throwing ``Expired`` when it is not done within `seconds`. Cancelling the
-  /// calling task cancels it too.
+  /// When the work last received something: the start, the response head, each body chunk.
+  final class Activity: Sendable {
+    private let last = Locked(Uptime.now)
+    func touch() { last.withLock { $0 = Uptime.now } }
+    var idleSeconds: TimeInterval { last.withLock { $0.elapsed() } }
+  }
+
+  /// Runs `operation`, cancelling it and throwing ``Expired`` when it is not done within `seconds`, or when `idle`
+  /// seconds pass without `activity` being touched. Cancelling the calling task cancels it too.
   static func run<Result: Sendable>(
     seconds: TimeInterval,
+    idle: TimeInterval? = nil,
+    activity: Activity? = nil,
     _ operation: @escaping @Sendable () async throws -> Result
   ) async throws -> Result {
-    let expired = Locked(false)
+    let expired = Locked<Expired?>(nil)
     let work = Task { try await operation() }
     let timer = Task {
-      do { try await sleep(seconds: seconds) } catch { return }
-      expired.withLock { $0 = true }
-      work.cancel()
+      let start = Uptime.now
+      while true {
+        let left = seconds - start.elapsed()
+        var wait = left
+        if let idle, let activity { wait = min(wait, idle - activity.idleSeconds) }
+        if wait > 0 {
+          do { try await sleep(seconds: wait) } catch { return }
+          continue
+        }
+        let reason = left <= 0 ? nil : idle
+        expired.withLock { $0 = Expired(underlying: CancellationError(), idle: reason) }
+        work.cancel()
+        return
+      }
     }
     defer { timer.cancel() }
     do {
@@ -31,12 +53,15 @@ enum Deadline {
         work.cancel()
       }
       // Work cut short by the deadline may end without an error (a body stream that stops early); never hand it on.
-      if expired.withLock({ $0 }) { throw Expired(underlying: CancellationError()) }
+      if let expiry = expired.withLock({ $0 }) { throw expiry }
       return result
     } catch let error as Expired {
       throw error
     } catch {
-      if expired.withLock({ $0 }) { throw Expired(underlying: error) }
+      if var expiry = expired.withLock({ $0 }) {
+        expiry = Expired(underlying: error, idle: expiry.idle)
+        throw expiry
+      }
       throw error
     }
   }

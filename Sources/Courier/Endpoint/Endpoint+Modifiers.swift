@@ -150,6 +150,16 @@ extension Endpoint {
     return timeout(TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
   }
 
+  /// Fails the call with ``CourierError/Kind-swift.struct/timeout`` when `seconds` pass without a byte arriving
+  /// (before the response head, or between chunks of the body), within its overall ``timeout(_:)``.
+  ///
+  /// ```swift
+  /// let feed = Endpoint<Data>.get("/export").timeout(600).idleTimeout(15)
+  /// ```
+  public func idleTimeout(_ seconds: TimeInterval) -> Endpoint {
+    attribute(IdleTimeoutKey.self, seconds)
+  }
+
   /// Sets the message a failure with `status` shows as ``CourierError/userMessage``.
   public func message(for status: HTTPResponse.Status, _ message: String) -> Endpoint {
     with { $0.statusMessages[status] = message }
@@ -174,4 +184,9 @@ extension Endpoint {
   public func decode(_ decode: @escaping @Sendable (Data, HTTPResponse, JSONDecoder) throws -> Value) -> Endpoint {
     with { $0.decodeBody = decode }
   }
+}
+
+/// The longest a call may go without receiving a byte; see ``Endpoint/idleTimeout(_:)``.
+enum IdleTimeoutKey: AttributeKey {
+  static let defaultValue: TimeInterval? = nil
 }

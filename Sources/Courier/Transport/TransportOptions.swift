@@ -21,6 +21,10 @@ public struct TransportOptions: Sendable {
   /// Whether the caller reads the response body as it arrives (``APIClient/stream(_:)``, downloads, download
   /// progress): a transport that buffers small bodies for speed hands this one on chunk by chunk instead.
   public var deliversBodyIncrementally: Bool { attributes[IncrementalBodyKey.self] }
+
+  /// The call's idle timeout (``Endpoint/idleTimeout(_:)``), which Courier keeps by watching the body's chunks
+  /// arrive: a transport hands the body on as it arrives when one is set, rather than collecting it first.
+  public var idleTimeout: TimeInterval? { attributes[IdleTimeoutKey.self] }
 }
 
 /// Set on calls whose caller reads the response body as it arrives; the cache stays out of their way and the

@@ -117,7 +117,8 @@ public final class URLSessionTransport: HTTPTransport {
         requestSent: options.requestSent
       ).run(urlRequest, body: body)
     }
-    if let delegate, Self.answersChallengesOnlyWithDelegates || options.deliversBodyIncrementally || !buffered {
+    let incremental = options.deliversBodyIncrementally || options.idleTimeout != nil
+    if let delegate, Self.answersChallengesOnlyWithDelegates || incremental || !buffered {
       return try await StreamingCall(
         session: session, delegate: delegate, request: request, requestSent: options.requestSent
       )

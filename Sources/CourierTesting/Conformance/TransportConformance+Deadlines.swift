@@ -41,6 +41,30 @@ extension TransportConformance {
         try run.expect(error.kind == .timeout, "an endless response ended with \(error)")
         try run.expect(elapsed <= 0.5 + run.slack, "the 0.5 s deadline expired after \(elapsed) s")
       },
+      TransportConformanceCase("An idle timeout ends a call whose server goes quiet, and spares one that keeps sending")
+      { run in
+        let server = try await run.answering { request, connection in
+          try await connection.write("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n")
+          if request.path == "/quiet" {
+            try await connection.write(Array("hello".utf8))
+            await connection.hang()
+          } else {
+            try await connection.trickle(Array("0123456789".utf8), every: .milliseconds(100))
+          }
+        }
+        let client = run.client(server)
+        let (error, elapsed) = try await run.timed {
+          try await run.error { try await client.send(Endpoint<Data>.get("/quiet").timeout(10).idleTimeout(0.5)) }
+        }
+        try run.expect(error.kind == .timeout, "a quiet server ended with \(error)")
+        try run.expect(error.status?.code == 200, "the error lost the response head")
+        try run.expect(elapsed <= 0.5 + run.slack, "the 0.5 s idle timeout fired after \(elapsed) s")
+        let steady = try await client.send(Endpoint<Data>.get("/steady").timeout(10).idleTimeout(0.5))
+        try run.expect(String(steady.value) == "0123456789", "a steady trickle got \(String(steady.value))")
+        let configured = run.client(server) { $0.idleTimeout = 0.5 }
+        let quiet = try await run.error { try await configured.send(Endpoint<Data>.get("/quiet").timeout(10)) }
+        try run.expect(quiet.kind == .timeout, "the client's idle timeout ended a quiet server with \(quiet)")
+      },
     ]
   }
 
