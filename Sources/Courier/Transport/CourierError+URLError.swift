@@ -42,6 +42,8 @@ extension CourierError {
       kind = .tls
     case .unknown where Self.isCutShort(urlError.localizedDescription):
       kind = .connectionLost
+    case .unknown where Self.isConnectFailure(urlError.localizedDescription):
+      kind = .noConnection
     default:
       kind = .transport
     }
@@ -58,6 +60,13 @@ extension CourierError {
   static func isCutShort(_ description: String) -> Bool {
     description.hasPrefix("transfer closed with") || description.contains("rewind")
       || description.contains("Connection reset") || description.contains("Empty reply")
+  }
+
+  /// libcurl's words for a connection that could not be made (no route, host down), which FoundationNetworking
+  /// reports as unknown errors.
+  static func isConnectFailure(_ description: String) -> Bool {
+    description.contains("Couldn't connect to server") || description.hasPrefix("Failed to connect")
+      || description.contains("Could not resolve")
   }
 
   static func isTLSFailure(_ description: String) -> Bool {

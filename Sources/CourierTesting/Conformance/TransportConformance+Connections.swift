@@ -14,6 +14,30 @@ extension TransportConformance {
         try run.expect(error.kind == .noConnection, "a refused connection ended with \(error)")
         try run.expect(elapsed < 1 + run.slack, "the refusal was reported after \(elapsed) s")
       },
+      TransportConformanceCase("An unknown host is reported at once as no connection") { run in
+        // A 64-letter label is not a DNS name: the resolver fails it without asking a name server, so the case
+        // stays on this machine.
+        let host = String(repeating: "a", count: 64) + ".invalid"
+        let server = try await run.answering { _, connection in try await connection.respond(200) }
+        let client = run.client(server)
+        let (error, elapsed) = try await run.timed {
+          try await run.error { try await client.send(Endpoint<Data>.get("/").url(URL(string: "http://\(host)/")!)) }
+        }
+        try run.expect(error.kind == .noConnection, "an unknown host ended with \(error)")
+        try run.expect(elapsed < 1 + run.slack, "the unknown host was reported after \(elapsed) s")
+      },
+      TransportConformanceCase("An unreachable network is reported at once as no connection") { run in
+        // TCP to a multicast address has no route: the kernel refuses the connect without sending a packet.
+        let server = try await run.answering { _, connection in try await connection.respond(200) }
+        let client = run.client(server)
+        let (error, elapsed) = try await run.timed {
+          try await run.error {
+            try await client.send(Endpoint<Data>.get("/").url(URL(string: "http://224.0.0.1:9/")!).timeout(30))
+          }
+        }
+        try run.expect(error.kind == .noConnection, "an unreachable network ended with \(error)")
+        try run.expect(elapsed < 1 + run.slack, "the unreachable network was reported after \(elapsed) s")
+      },
       TransportConformanceCase("A reset in the middle of the body is a lost connection with the head kept") { run in
         let server = try await run.server { connection in
           _ = try await connection.readRequest()
