@@ -51,7 +51,9 @@ extension APIClient {
         let data = try? await body.collect(upTo: 1 << 20)
         throw unacceptable(endpoint, request: request, response: response, data: data ?? Data())
       }
-      let chunks = ErrorTypedBody(base: body, request: request, response: response, progress: progress)
+      let chunks = ErrorTypedBody(
+        base: body, request: request, response: response, progress: progress,
+        idle: call.context[IdleTimeoutKey.self])
       let stream = StreamedResponse(
         request: request, response: response,
         body: HTTPBody(chunks, length: body.length, iterationBehavior: body.iterationBehavior),
@@ -68,9 +70,11 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
   let request: HTTPRequest
   let response: HTTPResponse
   let progress: TransferReporters?
+  /// The call's idle timeout, which goes on holding while the caller reads the stream.
+  let idle: TimeInterval?
 
   struct AsyncIterator: AsyncIteratorProtocol {
-    var base: HTTPBody.AsyncIterator
+    var base: IdleLimitedChunks
     let request: HTTPRequest
     let response: HTTPResponse
     let progress: TransferReporters?
@@ -92,6 +96,40 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
   }
 
   func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(base: base.makeAsyncIterator(), request: request, response: response, progress: progress)
+    AsyncIterator(
+      base: IdleLimitedChunks(base.makeAsyncIterator(), idle: idle), request: request, response: response,
+      progress: progress)
+  }
+}
+
+/// A body's chunks, each of which must arrive within `idle` seconds of asking for it (when set).
+struct IdleLimitedChunks {
+  /// The iterator, handed to the task that waits for its next chunk; only one task uses it at a time.
+  final class Box: @unchecked Sendable {  // @unchecked: `next()` awaits each use before the next begins.
+    var iterator: HTTPBody.AsyncIterator
+    init(_ iterator: HTTPBody.AsyncIterator) { self.iterator = iterator }
+  }
+
+  var base: HTTPBody.AsyncIterator
+  let idle: TimeInterval?
+
+  init(_ base: HTTPBody.AsyncIterator, idle: TimeInterval?) {
+    self.base = base
+    self.idle = idle
+  }
+
+  mutating func next() async throws -> Data? {
+    guard let idle else { return try await base.next() }
+    let box = Box(base)
+    defer { base = box.iterator }
+    return try await withThrowingTaskGroup(of: Data?.self) { group in
+      group.addTask { try await box.iterator.next() }
+      group.addTask {
+        try await sleep(seconds: idle)
+        throw CourierError(.timeout, "No bytes arrived for \(idle) s, the call's idle timeout")
+      }
+      defer { group.cancelAll() }
+      return try await group.next() ?? nil
+    }
   }
 }

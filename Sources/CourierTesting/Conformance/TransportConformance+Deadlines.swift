@@ -61,6 +61,12 @@ extension TransportConformance {
         try run.expect(elapsed <= 0.5 + run.slack, "the 0.5 s idle timeout fired after \(elapsed) s")
         let steady = try await client.send(Endpoint<Data>.get("/steady").timeout(10).idleTimeout(0.5))
         try run.expect(String(steady.value) == "0123456789", "a steady trickle got \(String(steady.value))")
+        let stream = try await client.stream(Endpoint<Data>.get("/quiet").timeout(10).idleTimeout(0.5))
+        let (streamError, streamElapsed) = try await run.timed {
+          try await run.error { try await stream.body.collect() }
+        }
+        try run.expect(streamError.kind == .timeout, "a quiet stream ended with \(streamError)")
+        try run.expect(streamElapsed <= 0.5 + run.slack, "the stream's idle timeout fired after \(streamElapsed) s")
         let configured = run.client(server) { $0.idleTimeout = 0.5 }
         let quiet = try await run.error { try await configured.send(Endpoint<Data>.get("/quiet").timeout(10)) }
         try run.expect(quiet.kind == .timeout, "the client's idle timeout ended a quiet server with \(quiet)")
