@@ -3,7 +3,8 @@ import CourierDemoServer
 import Foundation
 import HTTPTypes
 
-/// The tour's redirect step: Courier follows a redirect to another origin and leaves the credentials behind.
+/// The tour's redirect and cookie steps: Courier follows a redirect to another origin and leaves the credentials
+/// behind, and keeps the cookies servers set in its own jar, the same way on every transport.
 extension TourSteps {
   func runRedirectSteps() async throws {
     step("A redirect to another origin, followed by Courier: credentials stay behind")
@@ -20,5 +21,18 @@ extension TourSteps {
       throw error
     }
     await other.stop()
+
+    step("Cookies kept by Courier (RFC 6265), set on a redirect and sent back")
+    let set = try await client.send(Endpoint<CookieList>.get("/cookies/set").query("theme", "dark"))
+    print("  /cookies/set?theme=dark → \(set.redirects.map(\.path).joined(separator: " → ")): \(set.value.cookies)")
+    let jar = client.configuration.cookies?.cookies.map(\.description) ?? []
+    print("  the client's jar: \(jar.joined(separator: ", "))")
+    let cleared = try await client.value(Endpoint<CookieList>.get("/cookies/delete").query("theme", ""))
+    print("  /cookies/delete?theme → \(cleared.cookies) (Max-Age=0 expired it)")
   }
+}
+
+/// What `/cookies` answers.
+struct CookieList: Decodable, Sendable {
+  var cookies: [String: String]
 }

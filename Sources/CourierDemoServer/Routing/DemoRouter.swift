@@ -16,6 +16,7 @@ enum DemoRouter {
       + UploadRoutes().routes
       + RedirectRoutes().routes
       + ChallengeRoutes().routes
+      + CookieRoutes().routes
       + DownloadRoutes(state: state).routes
       + StreamRoutes(state: state).routes
       + AdminRoutes(state: state).routes

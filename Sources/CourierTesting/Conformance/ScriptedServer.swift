@@ -217,6 +217,15 @@ public final class ScriptedConnection {
     }
   }
 
+  /// Reads whatever bytes arrive next, raw (a TLS hello, a request cut short); `nil` when the client closed.
+  public func read() async throws -> [UInt8]? {
+    if !buffer.isEmpty {
+      defer { buffer.removeAll() }
+      return buffer
+    }
+    return try await inbound.next().map { Array($0.readableBytesView) }
+  }
+
   /// Reads until `found` returns a position in the buffered bytes; `nil` when the client closed first.
   private func fill(until found: ([UInt8]) -> Int?) async throws -> Int? {
     while true {

@@ -38,6 +38,22 @@ extension TransportConformance {
         try run.expect(error.kind == .noConnection, "an unreachable network ended with \(error)")
         try run.expect(elapsed < 1 + run.slack, "the unreachable network was reported after \(elapsed) s")
       },
+      TransportConformanceCase("A TLS handshake with a server that does not speak TLS fails at once as .tls") { run in
+        let server = try await run.server { connection in
+          // The client's hello is not a request: answer it with plain text, as a plain HTTP server would.
+          _ = try await connection.read()
+          try await connection.write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+          await connection.close()
+        }
+        let client = run.client(server)
+        let (error, elapsed) = try await run.timed {
+          try await run.error {
+            try await client.send(Endpoint<Data>.get("/").url(URL(string: "https://127.0.0.1:\(server.port)/")!))
+          }
+        }
+        try run.expect(error.kind == .tls, "a failed handshake ended with \(error)")
+        try run.expect(elapsed < 1 + run.slack, "the failed handshake was reported after \(elapsed) s")
+      },
       TransportConformanceCase("A reset in the middle of the body is a lost connection with the head kept") { run in
         let server = try await run.server { connection in
           _ = try await connection.readRequest()

@@ -22,6 +22,12 @@ public enum TransportConformance {
       + startCases + streamingCases
   }
 
+  /// The cases that need no answer from a server (requests refused before they are sent): run them over a transport
+  /// that never touches the network, such as ``StubTransport``, to check that nothing reaches it.
+  public static var offlineCases: [TransportConformanceCase] {
+    requestCases.filter { $0.isOffline }
+  }
+
   /// Runs `conformanceCase` over `transport` and throws a ``TransportConformanceFailure`` that says what went wrong
   /// when the transport does not conform, or when the case does not finish within its time limit.
   ///
@@ -69,12 +75,16 @@ public struct TransportConformanceCase: Sendable, CustomStringConvertible {
   /// How long the case may run before it fails.
   public let timeLimit: Duration
   let body: @Sendable (ConformanceRun) async throws -> Void
+  /// Whether the case passes without a server answering (see ``TransportConformance/offlineCases``).
+  let isOffline: Bool
 
   init(
-    _ name: String, limit: Duration = .seconds(10), _ body: @escaping @Sendable (ConformanceRun) async throws -> Void
+    _ name: String, limit: Duration = .seconds(10), offline: Bool = false,
+    _ body: @escaping @Sendable (ConformanceRun) async throws -> Void
   ) {
     self.name = name
     self.timeLimit = limit
+    self.isOffline = offline
     self.body = body
   }
 

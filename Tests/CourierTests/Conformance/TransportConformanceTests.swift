@@ -18,4 +18,9 @@ import Testing
       try await TransportConformance.check(conformanceCase, over: transport, timingSlack: Self.slack)
     }
   }
+
+  @Test(arguments: TransportConformance.offlineCases)
+  func theStubTransportRefusesWhatMustNotBeSent(_ conformanceCase: TransportConformanceCase) async throws {
+    try await TransportConformance.check(conformanceCase, over: StubTransport(), timingSlack: Self.slack)
+  }
 }
