@@ -5,15 +5,18 @@ extension APIClient {
   /// `interceptors` in front of the redirect stage and `transport`. The last stage follows redirects by `redirects`
   /// (or the endpoint's policy), counts each request it hands to the transport, runs the endpoint's transport-start
   /// handler before the first, reports upload progress as the transport takes the body, and reports each response
-  /// head. `cookies` are attached to each request it hands on, and take what each response sets.
+  /// head. `cookies` are attached to each request it hands on, and take what each response sets; plain http to a
+  /// host `cleartext` does not allow is refused, on the first request and on every redirect.
   static func chain(
     _ interceptors: [any Interceptor],
     transport: any HTTPTransport,
     redirects: RedirectPolicy,
-    cookies: CookieJar?
+    cookies: CookieJar?,
+    cleartext: CleartextPolicy
   ) -> InterceptorNext {
     interceptors.chain { request, body, context in
       let stage = RedirectStage(policy: context[RedirectPolicyKey.self] ?? redirects) { request, body in
+        if let refusal = cleartext.refusal(of: request) { throw refusal }
         guard let cookies else { return try await send(request, body: body, context: context, over: transport) }
         var request = request
         cookies.attach(to: &request)

@@ -40,7 +40,7 @@ public final class APIClient: Sendable {
     defaultFieldsProblem = fields.lazy.compactMap { HTTPHeader.valueProblem($0.value, name: $0.name.rawName) }.first
     chain = Self.chain(
       configuration.interceptors, transport: configuration.transport, redirects: configuration.redirects,
-      cookies: configuration.cookies)
+      cookies: configuration.cookies, cleartext: configuration.cleartext)
   }
 
   /// Creates a client for `baseURL`, letting you adjust the rest of the configuration.
@@ -76,6 +76,13 @@ extension APIClient {
     /// How redirects are followed, after the interceptors and before the transport; at most 10 by default.
     /// Endpoints override it with ``Endpoint/redirects(_:)``.
     public var redirects: RedirectPolicy = .follow
+    /// Which hosts the client may send plain http to: loopback only by default; see ``CleartextPolicy``.
+    public var cleartext: CleartextPolicy = .loopbackOnly
+    /// The largest response body ``APIClient/send(_:)`` reads into memory (50 MiB by default); a larger one ends the
+    /// transfer early with ``CourierError/Kind-swift.struct/responseTooLarge`` (at once when its `Content-Length`
+    /// says so). Endpoints override it with ``Endpoint/maxResponseBytes(_:)``; streams and downloads read a body as
+    /// it arrives and are not limited.
+    public var maxResponseBytes = 50 << 20
     /// How long a call may go without receiving a byte (waiting for the response head, or between chunks of the
     /// body) before it fails with ``CourierError/Kind-swift.struct/timeout``; `nil` (the default) for no idle limit
     /// within the call's ``timeout``. Endpoints override it with ``Endpoint/idleTimeout(_:)``.

@@ -240,9 +240,7 @@ public final class CookieJar: Sendable {
 
   /// Whether cookies marked `Secure` may be set by and sent to this URL: https, or a loopback host.
   static func isSecureContext(scheme: String?, host: String) -> Bool {
-    if scheme?.lowercased() == "https" { return true }
-    return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "[::1]"
-      || host.hasPrefix("127.")
+    scheme?.lowercased() == "https" || CleartextPolicy.isLoopback(host)
   }
 
   static func isIPAddress(_ host: String) -> Bool {

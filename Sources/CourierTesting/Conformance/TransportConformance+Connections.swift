@@ -21,7 +21,7 @@ extension TransportConformance {
         let server = try await run.answering { _, connection in try await connection.respond(200) }
         let client = run.client(server)
         let (error, elapsed) = try await run.timed {
-          try await run.error { try await client.send(Endpoint<Data>.get("/").url(URL(string: "http://\(host)/")!)) }
+          try await run.error { try await client.send(Endpoint<Data>.get("/").url(URL(string: "https://\(host)/")!)) }
         }
         try run.expect(error.kind == .noConnection, "an unknown host ended with \(error)")
         try run.expect(elapsed < 1 + run.slack, "the unknown host was reported after \(elapsed) s")
@@ -32,7 +32,7 @@ extension TransportConformance {
         let client = run.client(server)
         let (error, elapsed) = try await run.timed {
           try await run.error {
-            try await client.send(Endpoint<Data>.get("/").url(URL(string: "http://224.0.0.1:9/")!).timeout(30))
+            try await client.send(Endpoint<Data>.get("/").url(URL(string: "https://224.0.0.1:9/")!).timeout(30))
           }
         }
         try run.expect(error.kind == .noConnection, "an unreachable network ended with \(error)")
