@@ -102,6 +102,7 @@ struct TourSteps {
     try await runCacheSteps()
     try await runTransferSteps()
     try await runStyleSteps()
+    try await runSecuritySteps()
   }
 
   func step(_ title: String) {

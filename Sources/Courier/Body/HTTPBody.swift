@@ -81,9 +81,11 @@ public struct HTTPBody: Sendable {
 
   /// Reads the whole body into memory.
   ///
-  /// - Parameter limit: The largest body accepted; a larger one throws ``CourierError/Kind-swift.struct/transport``
-  ///   instead of exhausting memory.
+  /// - Parameter limit: The largest body accepted; a larger one throws
+  ///   ``CourierError/Kind-swift.struct/responseTooLarge`` instead of exhausting memory: at once when the body's
+  ///   length says so, else as soon as the bytes read pass the limit.
   public func collect(upTo limit: Int = .max) async throws -> Data {
+    if case .known(let count) = length, count > limit { throw Self.tooLarge(limit, length: count) }
     if case .buffer(let data) = storage, progress == nil {
       guard data.count <= limit else { throw Self.tooLarge(limit) }
       return data
@@ -97,8 +99,9 @@ public struct HTTPBody: Sendable {
     return result
   }
 
-  private static func tooLarge(_ limit: Int) -> CourierError {
-    CourierError(.transport, "The body is larger than the limit of \(limit) bytes")
+  private static func tooLarge(_ limit: Int, length: Int64? = nil) -> CourierError {
+    let size = length.map { "\($0) bytes" } ?? "more than \(limit) bytes"
+    return CourierError(.responseTooLarge, "The body (\(size)) is larger than the limit of \(limit) bytes")
   }
 }
 

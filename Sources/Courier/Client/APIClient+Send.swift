@@ -14,7 +14,7 @@ extension APIClient {
   func send<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> Response<Value> {
     let call = Call(client: self, endpoint: endpoint, progress: progress, incremental: false)
     return try await call.run { [self] request, response, body in
-      let data = try await body.collect()
+      let data = try await body.collect(upTo: call.context[MaxResponseBytesKey.self] ?? .max)
       progress?.download?.finish(complete: true)
       var result = try makeResponse(endpoint, request: request, response: response, data: data)
       result.redirects = call.context.events.redirects

@@ -15,7 +15,8 @@ struct Call<Value: Decodable & Sendable>: Sendable {
   let context: RequestContext
   let started = Uptime.now
 
-  /// A call of `endpoint` reporting to `progress`; `incremental` when the caller reads the body as it arrives.
+  /// A call of `endpoint` reporting to `progress`; `incremental` when the caller reads the body as it arrives (and
+  /// the body is then not limited: a buffered call reads at most the endpoint's or the client's maximum).
   init(client: APIClient, endpoint: Endpoint<Value>, progress: TransferReporters?, incremental: Bool) {
     self.client = client
     self.endpoint = endpoint
@@ -23,6 +24,11 @@ struct Call<Value: Decodable & Sendable>: Sendable {
     var attributes = endpoint.attributes
     if incremental || progress?.download != nil { attributes[IncrementalBodyKey.self] = true }
     if let progress { attributes[TransferReportersKey.self] = progress }
+    if incremental {
+      attributes[MaxResponseBytesKey.self] = nil
+    } else if attributes[MaxResponseBytesKey.self] == nil {
+      attributes[MaxResponseBytesKey.self] = client.configuration.maxResponseBytes
+    }
     if attributes[IdleTimeoutKey.self] == nil { attributes[IdleTimeoutKey.self] = client.configuration.idleTimeout }
     context = RequestContext(
       attributes: attributes, timeout: endpoint.timeout ?? client.configuration.timeout, attempt: 1,

@@ -160,6 +160,13 @@ extension Endpoint {
     attribute(IdleTimeoutKey.self, seconds)
   }
 
+  /// The largest response body this call reads into memory, over the client's
+  /// ``APIClient/Configuration/maxResponseBytes``; a larger one fails with
+  /// ``CourierError/Kind-swift.struct/responseTooLarge``.
+  public func maxResponseBytes(_ bytes: Int) -> Endpoint {
+    attribute(MaxResponseBytesKey.self, bytes)
+  }
+
   /// Sets the message a failure with `status` shows as ``CourierError/userMessage``.
   public func message(for status: HTTPResponse.Status, _ message: String) -> Endpoint {
     with { $0.statusMessages[status] = message }
@@ -189,4 +196,9 @@ extension Endpoint {
 /// The longest a call may go without receiving a byte; see ``Endpoint/idleTimeout(_:)``.
 enum IdleTimeoutKey: AttributeKey {
   static let defaultValue: TimeInterval? = nil
+}
+
+/// The largest response body a call reads into memory; see ``Endpoint/maxResponseBytes(_:)``.
+enum MaxResponseBytesKey: AttributeKey {
+  static let defaultValue: Int? = nil
 }

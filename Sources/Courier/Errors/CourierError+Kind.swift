@@ -6,7 +6,7 @@ extension CourierError {
   public struct Kind: Sendable, Hashable, CustomStringConvertible {
     enum Base: String, Sendable, Hashable {
       case invalidURL, invalidRequest, encoding, noConnection, timeout, connectionLost, cancelled, tls, transport
-      case unacceptableStatus, decoding, unauthorized, notCached, integrity, fileSystem, redirect
+      case unacceptableStatus, decoding, unauthorized, notCached, integrity, fileSystem, redirect, responseTooLarge
     }
 
     let base: Base
@@ -45,6 +45,10 @@ extension CourierError {
     /// A redirect could not be followed: too many in a row, a loop, from https to http, or a body that cannot be
     /// sent again; ``CourierError/response`` is the redirect that was not followed.
     public static let redirect = Kind(base: .redirect)
+
+    /// The response body was larger than the call's limit (``APIClient/Configuration/maxResponseBytes``,
+    /// ``Endpoint/maxResponseBytes(_:)``); the transfer was ended early.
+    public static let responseTooLarge = Kind(base: .responseTooLarge)
 
     /// The kind's name, e.g. `timeout`.
     public var description: String { base.rawValue }

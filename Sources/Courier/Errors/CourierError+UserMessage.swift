@@ -3,7 +3,7 @@ extension CourierError {
   /// the server's own message from its error body, and a plain sentence for the kind of failure.
   public var userMessage: String {
     if let customMessage { return customMessage }
-    if let message = serverError?.errorMessage, !message.isEmpty { return message }
+    if let message = serverError?.errorMessage, !message.isEmpty { return redacted(message) }
     switch kind {
     case .noConnection: return "You appear to be offline. Check your connection and try again."
     case .timeout: return "The server took too long to respond. Please try again."
@@ -16,6 +16,7 @@ extension CourierError {
     case .integrity: return "The download was damaged. Please try again."
     case .fileSystem: return "The file could not be saved."
     case .redirect: return "The server sent the request somewhere it could not follow."
+    case .responseTooLarge: return "The server's response was too large."
     case .unacceptableStatus: return Self.message(forStatus: status?.code ?? 0)
     case .invalidURL, .invalidRequest, .encoding: return "The request could not be created."
     default: return "Something went wrong. Please try again."

@@ -26,8 +26,27 @@ public struct CourierError: Error, Sendable {
   public internal(set) var request: HTTPRequest?
   /// The response head, when a response arrived.
   public internal(set) var response: HTTPResponse?
-  /// The raw response body bytes, when a response body arrived. Never dropped, even when decoding failed.
-  public internal(set) var body: Data?
+  /// The first bytes of the response body (at most 64 KiB), when a response body arrived; kept when decoding failed.
+  /// ``bodyLength`` says how long the whole body was.
+  public internal(set) var body: Data? {
+    didSet {
+      // Assigned here, `body` does not call its observer again.
+      bodyLength = body?.count
+      if let body, body.count > Self.keptBodyBytes { self.body = Data(body.prefix(Self.keptBodyBytes)) }
+    }
+  }
+  /// How many bytes the response body had, of which ``body`` keeps the first 64 KiB.
+  public internal(set) var bodyLength: Int?
+
+  /// The most body bytes an error keeps.
+  static let keptBodyBytes = 64 << 10
+
+  /// Keeps the first bytes of the body the initializer was given (whether or not `body`'s observer runs).
+  private mutating func keepPrefix() {
+    let length = body?.count
+    if let body, body.count > Self.keptBodyBytes { self.body = Data(body.prefix(Self.keptBodyBytes)) }
+    bodyLength = length
+  }
   /// The server's error body, decoded with the client's ``APIClient/Configuration/serverErrorType``.
   public internal(set) var serverError: (any ServerErrorResponse)?
   /// The error that caused this one (a `URLError`, a `DecodingError`, an `EncodingError`, ...).
@@ -52,6 +71,7 @@ public struct CourierError: Error, Sendable {
     self.response = response
     self.body = body
     self.underlyingError = underlyingError
+    keepPrefix()
   }
 
   /// The response status, when a response arrived.
@@ -93,27 +113,40 @@ extension CourierError {
 }
 
 extension CourierError: CustomStringConvertible, CustomDebugStringConvertible {
-  /// A one-line developer description: kind, request line, status and detail.
-  public var description: String {
-    var parts = ["CourierError.\(kind)"]
-    if let request {
-      parts.append("\(request.method) \(request.url?.absoluteString ?? request.path ?? "")")
-    }
-    if let status { parts.append("→ \(status.code) \(status.phrase)") }
-    parts.append(detail)
-    return parts.joined(separator: " ")
+  /// Hides secrets in the texts an error renders, as ``LoggingInterceptor`` does in logs: the values of
+  /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and `X-API-Key`, of query keys and JSON or form
+  /// fields such as `password`, `token`, `access_token`, `refresh_token`, `api_key` and `secret`, and user info in
+  /// URLs.
+  static let redactor = LogRedactor(LoggingInterceptor.Configuration())
+
+  /// `text` with every secret of the request (header values, query values) replaced by the placeholder.
+  func redacted(_ text: String) -> String {
+    guard let request else { return text }
+    return Self.redactor.scrub(text, removing: Self.redactor.secrets(in: request))
   }
 
-  /// The description plus the body (truncated) and the underlying error.
+  /// A one-line developer description: kind, request line, status and detail, with secrets redacted.
+  public var description: String {
+    var parts = ["CourierError.\(kind)"]
+    if let request { parts.append("\(request.method) \(Self.redactor.url(of: request))") }
+    if let status { parts.append("→ \(status.code) \(status.phrase)") }
+    parts.append(detail)
+    return redacted(parts.joined(separator: " "))
+  }
+
+  /// The description plus the body (truncated, secret fields redacted) and the underlying error, with secrets
+  /// redacted.
   public var debugDescription: String {
     var text = description
     if let codingPath { text += "\n  coding path: \(codingPath)" }
     if let body, !body.isEmpty {
-      let preview = String(decoding: body.prefix(512), as: UTF8.self)
-      text += "\n  body (\(body.count) bytes): \(preview)"
+      let preview = Self.redactor.body(
+        String(decoding: body.prefix(512), as: UTF8.self), contentType: response?.headerFields[.contentType],
+        isComplete: body.count <= 512)
+      text += "\n  body (\(bodyLength ?? body.count) bytes): \(preview)"
     }
     if let underlyingError { text += "\n  underlying: \(String(reflecting: underlyingError))" }
-    return text
+    return redacted(text)
   }
 }
 

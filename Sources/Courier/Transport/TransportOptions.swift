@@ -22,6 +22,11 @@ public struct TransportOptions: Sendable {
   /// progress): a transport that buffers small bodies for speed hands this one on chunk by chunk instead.
   public var deliversBodyIncrementally: Bool { attributes[IncrementalBodyKey.self] }
 
+  /// The most response body bytes the call will read (``APIClient/Configuration/maxResponseBytes``), or `nil` when
+  /// the caller reads the body as it arrives. A transport that receives ahead of its reader stops at this many
+  /// bytes, so that memory stays bounded; Courier reports ``CourierError/Kind-swift.struct/responseTooLarge``.
+  public var maxResponseBytes: Int? { attributes[MaxResponseBytesKey.self] }
+
   /// The call's idle timeout (``Endpoint/idleTimeout(_:)``), which Courier keeps by watching the body's chunks
   /// arrive: a transport hands the body on as it arrives when one is set, rather than collecting it first.
   public var idleTimeout: TimeInterval? { attributes[IdleTimeoutKey.self] }

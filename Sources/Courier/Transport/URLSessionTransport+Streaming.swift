@@ -95,6 +95,8 @@ final class StreamingTaskDelegate: Sendable {
     var declinedChallenge = false
     /// The task ended on its own with the whole response (not cancelled, not failed).
     var endedCleanly = false
+    /// Body bytes received so far.
+    var received = 0
   }
 
   private let state = Locked(State())
@@ -105,12 +107,14 @@ final class StreamingTaskDelegate: Sendable {
   private let uploadLength: Int64?
   private let temporaryFile: URL?
   private let requestSent: (@Sendable () -> Void)?
+  private let limit: Int?
 
   init(
     request: HTTPRequest, progress: ProgressReporter?, uploadLength: Int64?, temporaryFile: URL?,
-    requestSent: (@Sendable () -> Void)?
+    requestSent: (@Sendable () -> Void)?, limit: Int?
   ) {
     self.requestSent = requestSent
+    self.limit = limit
     (stream, chunks) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
     self.request = request
     self.progress = progress
@@ -163,7 +167,22 @@ final class StreamingTaskDelegate: Sendable {
   }
 
   func received(_ data: Data) {
+    guard let limit else {
+      chunks.yield(data)
+      return
+    }
+    // The reader stops at `limit` bytes; receiving far ahead of it would hold the rest in memory.
+    let total = state.withLock { state in
+      state.received += data.count
+      return state.received
+    }
     chunks.yield(data)
+    if total > limit {
+      chunks.finish(
+        throwing: CourierError(
+          .responseTooLarge, "The body is larger than the limit of \(limit) bytes", request: request))
+      cancel()
+    }
   }
 
   func declinedChallenge() {
@@ -207,6 +226,8 @@ struct StreamingCall {
   let delegate: SessionDelegate
   let request: HTTPRequest
   let requestSent: (@Sendable () -> Void)?
+  /// The most body bytes to receive before ending the task (the reader would refuse more).
+  var limit: Int?
 
   /// Chunk size for writing a streamed request body to its temporary file.
   static let spoolChunkSize = 256 * 1024
@@ -235,7 +256,7 @@ struct StreamingCall {
     }
     let taskDelegate = StreamingTaskDelegate(
       request: request, progress: body?.progress, uploadLength: uploadLength, temporaryFile: temporaryFile,
-      requestSent: requestSent)
+      requestSent: requestSent, limit: limit)
     delegate.register(taskDelegate, for: task)
     let urlResponse = try await taskDelegate.start(task)
     let response = try URLSessionTransport.head(of: urlResponse, request: request)

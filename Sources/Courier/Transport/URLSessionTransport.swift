@@ -114,13 +114,14 @@ public final class URLSessionTransport: HTTPTransport {
       urlRequest.setValue("close", forHTTPHeaderField: "Connection")
       return try await StreamingCall(
         session: unrepeatable.session, delegate: unrepeatable.delegate, request: request,
-        requestSent: options.requestSent
+        requestSent: options.requestSent, limit: options.maxResponseBytes
       ).run(urlRequest, body: body)
     }
     let incremental = options.deliversBodyIncrementally || options.idleTimeout != nil
     if let delegate, Self.answersChallengesOnlyWithDelegates || incremental || !buffered {
       return try await StreamingCall(
-        session: session, delegate: delegate, request: request, requestSent: options.requestSent
+        session: session, delegate: delegate, request: request, requestSent: options.requestSent,
+        limit: options.maxResponseBytes
       )
       .run(urlRequest, body: body)
     }

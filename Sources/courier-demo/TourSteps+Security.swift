@@ -1,0 +1,31 @@
+import Courier
+import Foundation
+
+/// The tour's security steps: plain http refused outside loopback, a response over its limit ended early, and an
+/// error that prints no secret.
+extension TourSteps {
+  func runSecuritySteps() async throws {
+    step("Plain http only to loopback unless allowed; bodies within their limit; no secret in error text")
+    let cleartext = APIClient(baseURL: URL(string: "http://api.example.com")) { $0.transport = transport }
+    do {
+      try await cleartext.send(Endpoint<Empty>.get("/users/me"))
+    } catch let error as CourierError {
+      print("  http://api.example.com → \(error.kind): refused before anything was sent")
+    }
+    do {
+      try await client.send(Endpoint<Data>.get("/download/1073741824").maxResponseBytes(10 << 20))
+    } catch let error as CourierError {
+      print("  a 1 GiB body with a 10 MiB limit → \(error.kind), ended at the head")
+    }
+    do {
+      try await client.send(
+        Endpoint<Empty>.get("/status/500").query("api_key", "tour-key-123").header(
+          .authorization(bearer: "tour-secret"))
+      )
+    } catch let error as CourierError {
+      let leaks = ["tour-key-123", "tour-secret"].filter { error.debugDescription.contains($0) }
+      print("  \(error.description)")
+      print("  secrets in the error's texts: \(leaks.isEmpty ? "none" : leaks.joined(separator: ", "))")
+    }
+  }
+}
