@@ -36,7 +36,9 @@ public struct CleartextPolicy: Sendable, Hashable {
 
   /// The error for a plain-http request this policy does not allow, or `nil`.
   func refusal(of request: HTTPRequest) -> CourierError? {
-    guard request.scheme?.lowercased() == "http", let url = request.url, let host = url.host, !allows(host) else {
+    guard !allowsEveryHost, let scheme = request.scheme, scheme.count == 4, scheme.lowercased() == "http",
+      let host = Self.host(of: request.authority ?? ""), !allows(host)
+    else {
       return nil
     }
     return CourierError(
@@ -44,6 +46,17 @@ public struct CleartextPolicy: Sendable, Hashable {
       "Plain http to \(host) is refused: the request would cross the network unencrypted. Use https, or allow it "
         + "with `configuration.cleartext = .allowing([\"\(host)\"])` (or `.allowAll`)",
       request: request)
+  }
+
+  /// The host of an authority (`user@host:port`, `[::1]:80`), without user info, port or brackets.
+  static func host(of authority: String) -> String? {
+    var rest = Substring(authority)
+    if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+    if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+      return String(rest[rest.index(after: rest.startIndex)..<close])
+    }
+    if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }
+    return rest.isEmpty ? nil : String(rest)
   }
 
   /// Whether `host` names this machine: `localhost` (and names under it), `127.0.0.0/8` and `::1`.

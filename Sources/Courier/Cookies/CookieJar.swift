@@ -111,7 +111,7 @@ public final class CookieJar: Sendable {
 
   /// Adds the jar's cookies for `request`'s URL to its `Cookie` field, after any the request carries.
   func attach(to request: inout HTTPRequest) {
-    guard let url = request.url else { return }
+    guard !state.withLock({ $0.isEmpty }), let url = request.url else { return }
     let cookies = cookies(for: url)
     guard !cookies.isEmpty else { return }
     var value = cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
