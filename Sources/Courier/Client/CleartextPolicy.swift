@@ -36,8 +36,8 @@ public struct CleartextPolicy: Sendable, Hashable {
 
   /// The error for a plain-http request this policy does not allow, or `nil`.
   func refusal(of request: HTTPRequest) -> CourierError? {
-    guard !allowsEveryHost, let scheme = request.scheme, scheme.count == 4, scheme.lowercased() == "http",
-      let host = Self.host(of: request.authority ?? ""), !allows(host)
+    guard !allowsEveryHost, let scheme = request.scheme, Self.isHTTP(scheme), let authority = request.authority,
+      !Self.isLoopbackAuthority(authority), let host = Self.host(of: authority), !allows(host)
     else {
       return nil
     }
@@ -46,6 +46,25 @@ public struct CleartextPolicy: Sendable, Hashable {
       "Plain http to \(host) is refused: the request would cross the network unencrypted. Use https, or allow it "
         + "with `configuration.cleartext = .allowing([\"\(host)\"])` (or `.allowAll`)",
       request: request)
+  }
+
+  /// `http` in any case, without allocating.
+  private static func isHTTP(_ scheme: String) -> Bool {
+    var bytes = scheme.utf8.makeIterator()
+    for expected in "http".utf8 {
+      guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+    }
+    return bytes.next() == nil
+  }
+
+  /// The common loopback authorities (`127.0.0.1`, `localhost`, `[::1]`, with or without a port), recognised without
+  /// allocating; anything else goes the long way.
+  private static func isLoopbackAuthority(_ authority: String) -> Bool {
+    for prefix in ["127.0.0.1", "localhost", "[::1]"] where authority.utf8.starts(with: prefix.utf8) {
+      let rest = authority.utf8.dropFirst(prefix.utf8.count)
+      if rest.isEmpty || rest.first == UInt8(ascii: ":") { return true }
+    }
+    return false
   }
 
   /// The host of an authority (`user@host:port`, `[::1]:80`), without user info, port or brackets.

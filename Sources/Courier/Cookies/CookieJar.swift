@@ -17,7 +17,8 @@ public final class CookieJar: Sendable {
   private let state: Locked<[Cookie]>
   private let file: URL?
   private let now: @Sendable () -> Date
-  private let suffixes: PublicSuffixList
+  /// The public suffixes to refuse as cookie domains; the shipped list, read on first use, when `nil`.
+  private let suffixes: PublicSuffixList?
 
   /// The most cookies kept for one domain, and in all (RFC 6265 §6.1).
   static let perDomainLimit = 50
@@ -52,7 +53,7 @@ public final class CookieJar: Sendable {
     self.init(file: file, cookies: cookies, now: { Date() })
   }
 
-  init(file: URL?, cookies: [Cookie], now: @escaping @Sendable () -> Date, suffixes: PublicSuffixList = .shipped) {
+  init(file: URL?, cookies: [Cookie], now: @escaping @Sendable () -> Date, suffixes: PublicSuffixList? = nil) {
     self.file = file
     self.now = now
     self.suffixes = suffixes
@@ -178,7 +179,7 @@ public final class CookieJar: Sendable {
     var isHostOnly = true
     var cookieDomain = host
     if let domain {
-      if suffixes.isPublicSuffix(domain) {
+      if (suffixes ?? .shipped).isPublicSuffix(domain) {
         guard domain == host else { return nil }
       } else {
         guard Cookie.domainMatches(host, domain) else { return nil }

@@ -27,9 +27,12 @@ struct PublicSuffixList: Sendable {
     var rules: Set<String> = []
     var wildcards: Set<String> = []
     var exceptions: Set<String> = []
-    for line in text.split(whereSeparator: \.isNewline) {
-      guard let rule = line.split(whereSeparator: \.isWhitespace).first, !rule.hasPrefix("//") else { continue }
-      let lowered = rule.lowercased()
+    // Byte-wise: the list is 10,000 lines, and Character properties make reading it slow.
+    for line in text.utf8.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+      guard let rule = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).first,
+        !rule.starts(with: "//".utf8)
+      else { continue }
+      let lowered = String(decoding: rule, as: UTF8.self).lowercased()
       if lowered.hasPrefix("!") {
         exceptions.insert(String(lowered.dropFirst()))
       } else if lowered.hasPrefix("*.") {

@@ -265,11 +265,11 @@ import Testing
     let transport = StubTransport(.any)
     let client = APIClient.testing(baseURL: URL(string: "https://x.test")!, transport: transport)
     if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
-      try await client.send(Endpoint<Empty>("login").method(.post).timeout(.seconds(2.5)))
-      #expect(transport.requests.last?.options.timeout == 2.5)
+      try await client.send(Endpoint<Empty>("login").method(.post).timeout(.seconds(25.5)))
+      #expect(transport.requests.last?.options.timeout == 25.5)
     }
-    try await client.send(Endpoint<Empty>("login").timeout(4))
-    #expect(transport.requests.last?.options.timeout == 4)
+    try await client.send(Endpoint<Empty>("login").timeout(40))
+    #expect(transport.requests.last?.options.timeout == 40)
     try await client.send(Endpoint<Empty>("login"))
     #expect(transport.requests.last?.options.timeout == 60)
   }
