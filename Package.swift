@@ -110,10 +110,13 @@ let package = Package(
       name: "courier-demo",
       dependencies: [
         "Courier",
+        "CourierCombine",
         "CourierStyles",
         "CourierAsyncHTTPClient",
         "CourierDemoServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(
+          name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
       ],
       swiftSettings: swiftSettings
     ),

@@ -103,6 +103,7 @@ struct TourSteps {
     try await runTransferSteps()
     try await runStyleSteps()
     try await runSecuritySteps()
+    try await runCombineSteps()
   }
 
   func step(_ title: String) {
