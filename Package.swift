@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "CourierTesting", targets: ["CourierTesting"]),
     .library(name: "CourierSQLiteCache", targets: ["CourierSQLiteCache"]),
     .library(name: "CourierCombine", targets: ["CourierCombine"]),
+    .library(name: "CourierObservability", targets: ["CourierObservability"]),
     .library(name: "CourierDemoServer", targets: ["CourierDemoServer"]),
     .executable(name: "courier-demo", targets: ["courier-demo"]),
   ],
@@ -31,6 +32,8 @@ let package = Package(
     .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+    .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
   ],
   targets: [
     .target(
@@ -74,6 +77,17 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(
+      name: "CourierObservability",
+      dependencies: [
+        "Courier",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+        .product(name: "Metrics", package: "swift-metrics"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .target(
       name: "CourierSQLiteCache",
       dependencies: [
         "Courier",
@@ -111,12 +125,15 @@ let package = Package(
       dependencies: [
         "Courier",
         "CourierCombine",
+        "CourierObservability",
         "CourierStyles",
         "CourierAsyncHTTPClient",
         "CourierDemoServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(
           name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+        .product(name: "MetricsTestKit", package: "swift-metrics"),
       ],
       swiftSettings: swiftSettings
     ),
@@ -136,7 +153,9 @@ let package = Package(
       name: "CourierTests",
       dependencies: [
         "Courier", "CourierStyles", "CourierAsyncHTTPClient", "CourierTesting", "CourierDemoServer",
-        "CourierTestSupport",
+        "CourierTestSupport", "CourierObservability",
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+        .product(name: "MetricsTestKit", package: "swift-metrics"),
       ],
       swiftSettings: swiftSettings
     ),

@@ -104,6 +104,7 @@ struct TourSteps {
     try await runStyleSteps()
     try await runSecuritySteps()
     try await runCombineSteps()
+    try await runObservabilitySteps()
   }
 
   func step(_ title: String) {

@@ -170,7 +170,7 @@ extension HTTPBody {
 
 extension HTTPBody.Length {
   /// The byte count when known.
-  var bytes: Int64? {
+  package var bytes: Int64? {
     if case .known(let count) = self { return count }
     return nil
   }

@@ -10,7 +10,7 @@ extension CacheStatus {
   static let cacheName = "Courier"
 
   /// The status ``CacheInterceptor`` reported in the `Cache-Status` field of `response`, if it took part.
-  init?(_ response: HTTPResponse) {
+  package init?(_ response: HTTPResponse) {
     guard let field = response.headerFields[.cacheStatus] else { return nil }
     for member in field.split(separator: ",") {
       let parameters = member.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }

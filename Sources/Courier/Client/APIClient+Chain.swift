@@ -28,8 +28,28 @@ extension APIClient {
     }
   }
 
-  /// Hands one request to `transport`.
+  /// Hands one request to `transport`, telling the call's exchange observers (tracing) about it.
   private static func send(
+    _ request: HTTPRequest,
+    body: HTTPBody?,
+    context: RequestContext,
+    over transport: any HTTPTransport
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    let observers = context[ExchangeObserversKey.self]
+    guard !observers.isEmpty else { return try await exchange(request, body: body, context: context, over: transport) }
+    var request = request
+    let finishers = observers.map { $0(&request) }
+    do {
+      let (response, responseBody) = try await exchange(request, body: body, context: context, over: transport)
+      for finish in finishers { finish(.success(response)) }
+      return (response, responseBody)
+    } catch {
+      for finish in finishers { finish(.failure(error)) }
+      throw error
+    }
+  }
+
+  private static func exchange(
     _ request: HTTPRequest,
     body: HTTPBody?,
     context: RequestContext,

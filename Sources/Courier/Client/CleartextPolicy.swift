@@ -68,7 +68,7 @@ public struct CleartextPolicy: Sendable, Hashable {
   }
 
   /// The host of an authority (`user@host:port`, `[::1]:80`), without user info, port or brackets.
-  static func host(of authority: String) -> String? {
+  package static func host(of authority: String) -> String? {
     var rest = Substring(authority)
     if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
     if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {

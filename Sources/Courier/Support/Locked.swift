@@ -2,13 +2,13 @@ import Foundation
 
 /// A value guarded by a lock, for the few places where state is shared with callbacks that are not async
 /// (URLSession delegates, cancellation handlers). `Mutex` needs macOS 15 / iOS 18, above our deployment targets.
-final class Locked<Value>: @unchecked Sendable {  // @unchecked: every access to `value` goes through `lock`.
+package final class Locked<Value>: @unchecked Sendable {  // @unchecked: every access to `value` goes through `lock`.
   private let lock = NSLock()
   private var value: Value
 
-  init(_ value: Value) { self.value = value }
+  package init(_ value: Value) { self.value = value }
 
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }
     return try body(&value)
