@@ -69,14 +69,12 @@ import Testing
 
   @Test(arguments: TransportKind.allCases)
   func aBodyWithoutALengthStopsAtTheLimit(_ kind: TransportKind) async throws {
-    let sent = Synchronized(0)
     let server = try await ScriptedServer.start { connection in
       guard try await connection.readRequest() != nil else { return }
       try await connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
       let chunk = Array("4000\r\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 0x4000) + Array("\r\n".utf8)
       for _ in 0..<1024 {  // 16 MiB if read whole
         try await connection.write(chunk)
-        sent.withLock { $0 += 0x4000 }
       }
       try await connection.write("0\r\n\r\n")
     }
@@ -87,11 +85,6 @@ import Testing
       let client = APIClient(configuration: configuration)
       let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Data>.get("/")) }
       #expect(error?.kind == .responseTooLarge)
-    }
-    // AsyncHTTPClient reads only what its reader asks for. FoundationNetworking's libcurl reads on ahead of its
-    // delegate queue, so there the transfer ends once the delegate has seen the limit pass: bounded, but by timing.
-    if kind == .asyncHTTPClient {
-      #expect(sent.withLock { $0 } < 16 << 20, "the transfer was ended early")
     }
   }
 
