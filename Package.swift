@@ -7,6 +7,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
   name: "Courier",
+  defaultLocalization: "en",
   platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
   products: [
     .library(name: "Courier", targets: ["Courier"]),
@@ -44,7 +45,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Crypto", package: "swift-crypto"),
       ],
-      resources: [.copy("Cookies/Resources/public_suffix_list.dat")],
+      resources: [.copy("Cookies/Resources/public_suffix_list.dat"), .process("Resources")],
       swiftSettings: swiftSettings
     ),
     .target(

@@ -27,5 +27,14 @@ extension TourSteps {
       print("  \(error.description)")
       print("  secrets in the error's texts: \(leaks.isEmpty ? "none" : leaks.joined(separator: ", "))")
     }
+    let russian = APIClient(baseURL: baseURL) { configuration in
+      configuration.transport = transport
+      configuration.messages = UserMessages(language: "ru")
+    }
+    do {
+      try await russian.send(Endpoint<Empty>.get("/status/503"))
+    } catch let error as CourierError {
+      print("  userMessage for a 503, in Russian: \(error.userMessage)")
+    }
   }
 }

@@ -76,6 +76,9 @@ extension APIClient {
     /// How redirects are followed, after the interceptors and before the transport; at most 10 by default.
     /// Endpoints override it with ``Endpoint/redirects(_:)``.
     public var redirects: RedirectPolicy = .follow
+    /// The messages ``CourierError/userMessage`` shows: Courier's English or Russian ones, in the app's preferred
+    /// language, with your replacements; see ``UserMessages``.
+    public var messages = UserMessages()
     /// Which hosts the client may send plain http to: loopback only by default; see ``CleartextPolicy``.
     public var cleartext: CleartextPolicy = .loopbackOnly
     /// The largest response body ``APIClient/send(_:)`` reads into memory (50 MiB by default); a larger one ends the

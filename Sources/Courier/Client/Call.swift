@@ -75,6 +75,7 @@ struct Call<Value: Decodable & Sendable>: Sendable {
       return result
     } catch {
       var failure = failure(from: error, request: request)
+      failure.messages = client.configuration.messages
       if failure.response == nil { failure.response = response }
       response = failure.response
       progress?.finish(complete: false)

@@ -55,6 +55,8 @@ public struct CourierError: Error, Sendable {
   public internal(set) var codingPath: String?
   /// The endpoint's custom message for this response status, set with ``Endpoint/message(for:_:)``.
   public internal(set) var customMessage: String?
+  /// The messages of the client the call was made with, for ``userMessage``.
+  var messages: UserMessages?
 
   /// Creates an error. Courier creates these for you; the initializer is public for test doubles and transports.
   public init(
