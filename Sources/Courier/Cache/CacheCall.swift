@@ -137,8 +137,10 @@ struct CacheCall: Sendable {
     if case .known(let length) = responseBody.length, length > cache.maxEntrySize { return (marked, responseBody) }
     let data = try await responseBody.collect()
     if data.count <= cache.maxEntrySize {
+      var stored = response
+      stored.headerFields = Self.withoutHopByHop(response.headerFields)
       let entry = CachedResponse(
-        key: CacheInterceptor.key(for: request), variant: variant, response: response, body: data,
+        key: CacheInterceptor.key(for: request), variant: variant, response: stored, body: data,
         requestTime: requestTime, responseTime: now)
       try? await store.store(entry)
     }
@@ -220,13 +222,32 @@ extension CacheCall {
     return true
   }
 
-  /// RFC 9111 §3.2: the stored head takes the 304's fields, except the framing ones.
+  /// RFC 9111 §3.2: the stored head takes the 304's fields, except the framing ones and the hop-by-hop ones.
   static func merge(_ stored: HTTPFields, with update: HTTPFields) -> HTTPFields {
     var merged = stored
     let skipped: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .contentEncoding, .contentRange]
+    let update = withoutHopByHop(update)
     for name in Set(update.map(\.name)) where !skipped.contains(name) {
       merged[values: name] = update[values: name]
     }
     return merged
+  }
+
+  /// The hop-by-hop fields a cache neither stores nor replays (RFC 9111 §3.1, RFC 9110 §7.6.1).
+  static let hopByHop: Set<HTTPField.Name> = [
+    .connection, HTTPField.Name("Keep-Alive")!, HTTPField.Name("Proxy-Connection")!, .te, .transferEncoding,
+    .upgrade,
+  ]
+
+  /// `fields` without `Connection`, the fields it names, and the other hop-by-hop fields.
+  static func withoutHopByHop(_ fields: HTTPFields) -> HTTPFields {
+    var named = hopByHop
+    for value in fields[values: .connection] {
+      for token in value.split(separator: ",") {
+        if let name = HTTPField.Name(token.trimmingCharacters(in: .whitespaces)) { named.insert(name) }
+      }
+    }
+    guard fields.contains(where: { named.contains($0.name) }) else { return fields }
+    return HTTPFields(fields.filter { !named.contains($0.name) })
   }
 }

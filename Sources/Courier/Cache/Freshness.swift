@@ -40,7 +40,8 @@ struct Freshness: Sendable {
     if let maxAge = control.maxAge { return maxAge }
     let fields = response.headerFields
     if let expires = fields[.expires] {
-      guard let expiry = HTTPDate.parse(expires) else { return 0 }  // an invalid Expires means "already expired"
+      // An invalid Expires, including a lenient form (a UTC zone, a one-digit day), means "already expired".
+      guard let expiry = HTTPDate.parseStrict(expires) else { return 0 }
       return max(0, expiry.timeIntervalSince(date))
     }
     if heuristicallyCacheable.contains(response.status.code),
@@ -51,11 +52,19 @@ struct Freshness: Sendable {
     return 0
   }
 
+  /// The `Age` field's value (RFC 9111 §5.1): the first of several lines or list members, when it is a
+  /// non-negative integer (`7200.0`, `1e3`, `-5` and `7200x` are invalid and ignored); large values saturate.
+  static func ageValue(_ field: String) -> TimeInterval? {
+    let first = field.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)[0]
+      .trimmingCharacters(in: .whitespaces)
+    guard !first.isEmpty, first.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+    return first.count > 10 ? 2_147_483_648 : TimeInterval(first)
+  }
+
   /// The current age (corrected initial age plus resident time), given the response's `Date` (or its arrival time).
   static func age(of entry: CachedResponse, date: Date, now: Date) -> TimeInterval {
     let fields = entry.response.headerFields
-    let parsedAge = fields[.age].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
-    let ageValue = parsedAge.map { $0.isFinite ? max(0, $0) : 0 } ?? 0
+    let ageValue = fields[.age].flatMap(Self.ageValue) ?? 0
     let apparentAge = max(0, entry.responseTime.timeIntervalSince(date))
     let responseDelay = max(0, entry.responseTime.timeIntervalSince(entry.requestTime))
     let correctedInitialAge = max(apparentAge, ageValue + responseDelay)

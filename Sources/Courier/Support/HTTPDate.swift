@@ -13,6 +13,29 @@ enum HTTPDate {
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
   ].map { Array($0.utf8) }
 
+  /// `text` as one of RFC 9110's three forms written exactly (IMF-fixdate, RFC 850, asctime: the given spacing and
+  /// case, `GMT`), for fields where a lenient form counts as invalid, such as `Expires` (RFC 9111 §5.3).
+  static func parseStrict(_ text: String, now: Date = Date()) -> Date? {
+    guard let date = parse(text, now: now) else { return nil }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "GMT")!
+    let parts = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute, .second], from: date)
+    guard let weekday = parts.weekday, let day = parts.day, let month = parts.month, let year = parts.year,
+      let hour = parts.hour, let minute = parts.minute, let second = parts.second
+    else { return nil }
+    let short = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    let long = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let time = "\(two(hour)):\(two(minute)):\(two(second))"
+    let forms = [
+      "\(short[weekday - 1]), \(two(day)) \(months[month - 1]) \(year) \(time) GMT",
+      "\(long[weekday - 1]), \(two(day))-\(months[month - 1])-\(two(year % 100)) \(time) GMT",
+      "\(short[weekday - 1]) \(months[month - 1]) \(day < 10 ? " \(day)" : "\(day)") \(time) \(year)",
+    ]
+    return forms.contains(text) ? date : nil
+  }
+
   /// Parses any of the three forms; `nil` for anything else.
   ///
   /// - `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate),

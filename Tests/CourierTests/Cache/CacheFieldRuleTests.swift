@@ -1,0 +1,81 @@
+import CourierTestSupport
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import Courier
+
+/// RFC 9111's rules for `Age`, `Expires` and hop-by-hop fields, on the manual clock.
+@Suite struct CacheFieldRuleTests {
+  @Test(arguments: [("7200, 0", 7200.0), ("7200,0", 7200), (" 30 ", 30), ("0", 0), ("99999999999999", 2_147_483_648)])
+  func theFirstAgeValueCounts(field: String, expected: Double) {
+    #expect(Freshness.ageValue(field) == expected)
+  }
+
+  @Test(arguments: ["7200.0", "1e3", "-5", "7200x", "", " , 5", "abc", "+5"])
+  func anAgeThatIsNotANonNegativeIntegerIsIgnored(field: String) {
+    #expect(Freshness.ageValue(field) == nil)
+  }
+
+  @Test func aStaleAgeInAListMakesTheResponseStale() async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { _, _ in
+      var (response, body) = reply(.ok, ["Cache-Control": "max-age=3600"])
+      response.headerFields.append(HTTPField(name: .age, value: "7200"))
+      response.headerFields.append(HTTPField(name: .age, value: "0"))
+      return (response, body)
+    }
+    let client = origin.client()
+    try await client.send(Endpoint<String>.get("/a"))
+    #expect(try await client.send(Endpoint<String>.get("/a")).cacheStatus == .miss, "age 7200 > max-age 3600")
+    #expect(origin.hits == 2)
+  }
+
+  @Test(arguments: [
+    "Sun, 06 Nov 2094 08:49:37 UTC", "Sun, 6 Nov 2094 08:49:37 GMT", "sun, 06 nov 2094 08:49:37 gmt",
+    "Sun,  06 Nov 2094 08:49:37 GMT", "Mon, 06 Nov 2094 08:49:37 GMT", "0", "2094-11-06T08:49:37Z",
+  ])
+  func anExpiresInAnyOtherFormMeansExpired(expires: String) async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Expires": expires]) }
+    let client = origin.client()
+    try await client.send(Endpoint<String>.get("/a"))
+    #expect(try await client.send(Endpoint<String>.get("/a")).cacheStatus == .miss, "\(expires)")
+  }
+
+  @Test func theThreeFormsOfExpiresAreRead() throws {
+    let date = try #require(HTTPDate.parse("Fri, 06 Nov 2099 08:49:37 GMT"))
+    for text in ["Fri, 06 Nov 2099 08:49:37 GMT", "Friday, 06-Nov-99 08:49:37 GMT", "Fri Nov  6 08:49:37 2099"] {
+      #expect(HTTPDate.parseStrict(text, now: Date(timeIntervalSince1970: 4_000_000_000)) == date, "\(text)")
+    }
+  }
+
+  @Test func hopByHopFieldsAreNeitherStoredNorReplayed() async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { _, count in
+      if count == 1 {
+        return reply(
+          .ok,
+          [
+            "Cache-Control": "max-age=1", "ETag": "\"v1\"", "Connection": "keep-alive, X-Hop", "X-Hop": "secret",
+            "Keep-Alive": "timeout=5", "Proxy-Connection": "keep-alive", "Upgrade": "h2c", "X-Kept": "yes",
+          ])
+      }
+      return reply(
+        .notModified, ["Cache-Control": "max-age=60", "ETag": "\"v1\"", "Connection": "X-Other", "X-Other": "1"], "")
+    }
+    let client = origin.client()
+    try await client.send(Endpoint<String>.get("/a"))
+    let hit = try await client.send(Endpoint<String>.get("/a"))
+    #expect(hit.cacheStatus == .hit)
+    for name in ["Connection", "X-Hop", "Keep-Alive", "Proxy-Connection", "Upgrade"] {
+      #expect(hit.headerFields[HTTPField.Name(name)!] == nil, "\(name) was replayed")
+    }
+    #expect(hit.headerFields[HTTPField.Name("X-Kept")!] == "yes")
+    clock.advance(2)
+    let revalidated = try await client.send(Endpoint<String>.get("/a"))
+    #expect(revalidated.cacheStatus == .revalidated)
+    #expect(revalidated.headerFields[HTTPField.Name("X-Other")!] == nil, "a field the 304's Connection named")
+    #expect(revalidated.headerFields[.connection] == nil)
+  }
+}
