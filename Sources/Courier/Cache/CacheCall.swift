@@ -114,7 +114,17 @@ struct CacheCall: Sendable {
     if let fallback, [500, 502, 503, 504].contains(response.status.code) {
       return serve(fallback, status: .stale)
     }
-    return try await keep(response, responseBody, requestTime: sent, storing: true)
+    guard let fallback else { return try await keep(response, responseBody, requestTime: sent, storing: true) }
+    do {
+      // With a stale fallback, the new body is read here, so that a connection dropped in its middle still serves
+      // the stored response (RFC 5861 §4: an error is also a broken connection).
+      let (fresh, freshBody) = try await keep(response, responseBody, requestTime: sent, storing: true)
+      return (fresh, HTTPBody(try await freshBody.collect()))
+    } catch {
+      let failure = CourierError(transportFailure: error, request: request)
+      if failure.isCancellation || Task.isCancelled { throw failure }
+      return serve(fallback, status: .stale)
+    }
   }
 
   private func load(storing: Bool) async throws -> (HTTPResponse, HTTPBody) {

@@ -79,3 +79,53 @@ import Testing
     #expect(revalidated.headerFields[.connection] == nil)
   }
 }
+
+/// RFC 5861 `stale-if-error` when the origin drops the connection, before or in the middle of the body.
+@Suite struct StaleOnDroppedConnectionTests {
+  /// An origin whose first answer is cacheable and whose later ones fail as `failure` says.
+  final class DroppingOrigin: HTTPTransport {
+    let clock: ManualClock
+    let midBody: Bool
+    private let count = Locked(0)
+
+    init(clock: ManualClock, midBody: Bool) {
+      self.clock = clock
+      self.midBody = midBody
+    }
+
+    func send(
+      _ request: HTTPRequest, body: HTTPBody?, options: TransportOptions
+    ) async throws -> (
+      HTTPResponse, HTTPBody
+    ) {
+      let number = count.withLock { count in
+        count += 1
+        return count
+      }
+      var fields = HTTPFields()
+      fields[.date] = HTTPDate.format(clock.now)
+      fields[.cacheControl] = "max-age=10, stale-if-error=600"
+      if number == 1 { return (HTTPResponse(status: .ok, headerFields: fields), HTTPBody(Data("stored".utf8))) }
+      guard midBody else { throw CourierError(.connectionLost, "The connection was reset") }
+      fields[.contentLength] = "100"
+      let chunks = AsyncThrowingStream<Data, any Error> { continuation in
+        continuation.yield(Data("partial".utf8))
+        continuation.finish(throwing: CourierError(.connectionLost, "The connection was reset mid-body"))
+      }
+      return (HTTPResponse(status: .ok, headerFields: fields), HTTPBody(chunks, length: .known(100)))
+    }
+  }
+
+  @Test(arguments: [false, true])
+  func aDroppedConnectionServesTheStaleResponse(midBody: Bool) async throws {
+    let clock = ManualClock()
+    let origin = DroppingOrigin(clock: clock, midBody: midBody)
+    let client = APIClient(configuration: .init(baseURL: URL(string: "https://origin.test"), transport: origin))
+      .adding(CacheInterceptor(store: InMemoryCacheStore(), clock: clock))
+    _ = try await client.send(Endpoint<Data>.get("/a"))
+    clock.advance(60)
+    let stale = try await client.send(Endpoint<Data>.get("/a"))
+    #expect(stale.cacheStatus == .stale)
+    #expect(String(decoding: stale.value, as: UTF8.self) == "stored")
+  }
+}
