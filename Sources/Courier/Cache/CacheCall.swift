@@ -210,8 +210,7 @@ extension CacheCall {
     for name in varyNames(response) {
       if name == "*" { return nil }
       guard let fieldName = HTTPField.Name(name) else { return nil }
-      let values = request.headerFields[values: fieldName]
-      if !values.isEmpty { variant[name] = values.joined(separator: ", ") }
+      if let value = varyValue(of: fieldName, in: request) { variant[name] = value }
     }
     return variant
   }
@@ -221,13 +220,34 @@ extension CacheCall {
       .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
   }
 
+  /// The fields whose values are case-insensitive (RFC 9110 §12.5), so that `GZIP` and `gzip` select one variant.
+  static let caseInsensitiveVaryFields: Set<HTTPField.Name> = [
+    .acceptEncoding, .acceptLanguage, .accept, HTTPField.Name("Accept-Charset")!,
+  ]
+
+  /// `request`'s value of `name` as a variant key, normalised as RFC 9111 §4.1 allows: every field line combined,
+  /// list members trimmed of whitespace and empty ones dropped, case folded for case-insensitive fields; `nil` when
+  /// the request has no such field.
+  static func varyValue(of name: HTTPField.Name, in request: HTTPRequest) -> String? {
+    let lines = request.headerFields[values: name]
+    guard !lines.isEmpty else { return nil }
+    var members: [String] = []
+    for line in lines {
+      for member in line.split(separator: ",") {
+        let trimmed = member.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+          .joined(separator: ";")
+        if !trimmed.isEmpty { members.append(trimmed) }
+      }
+    }
+    let value = members.joined(separator: ", ")
+    return caseInsensitiveVaryFields.contains(name) ? value.lowercased() : value
+  }
+
   /// Whether `entry` was stored for a request with the same values of the headers its response varies on.
   static func matches(_ entry: CachedResponse, _ request: HTTPRequest) -> Bool {
     for name in varyNames(entry.response) {
       guard name != "*", let fieldName = HTTPField.Name(name) else { return false }
-      let values = request.headerFields[values: fieldName]
-      let current = values.isEmpty ? nil : values.joined(separator: ", ")
-      if current != entry.variant[name] { return false }
+      if varyValue(of: fieldName, in: request) != entry.variant[name] { return false }
     }
     return true
   }

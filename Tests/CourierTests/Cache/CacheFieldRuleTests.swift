@@ -129,3 +129,43 @@ import Testing
     #expect(String(decoding: stale.value, as: UTF8.self) == "stored")
   }
 }
+
+/// `Vary` matches requests whose field values differ only where RFC 9111 §4.1 allows.
+@Suite struct VaryNormalisationTests {
+  func variant(_ lines: [String], name: HTTPField.Name = .acceptEncoding) -> String? {
+    var request = HTTPRequest(method: .get, url: URL(string: "https://origin.test/a")!)
+    for line in lines { request.headerFields.append(HTTPField(name: name, value: line)) }
+    return CacheCall.varyValue(of: name, in: request)
+  }
+
+  @Test func whitespaceLinesAndCaseDoNotMakeAnotherVariant() {
+    let canonical = variant(["gzip, br"])
+    #expect(variant(["gzip,br"]) == canonical)
+    #expect(variant(["  gzip ,  br  "]) == canonical)
+    #expect(variant(["gzip", "br"]) == canonical, "two field lines are one list")
+    #expect(variant(["GZIP, BR"]) == canonical, "Accept-Encoding is case-insensitive")
+    #expect(variant(["gzip, , br"]) == canonical, "empty members are dropped")
+    #expect(variant(["br, gzip"]) != canonical, "order is kept")
+    #expect(variant([]) == nil)
+  }
+
+  @Test func caseCountsForOtherFields() {
+    let name = HTTPField.Name("X-Tenant")!
+    #expect(variant(["Acme"], name: name) != variant(["acme"], name: name))
+  }
+
+  @Test func aVariantStoredForOneSpellingIsServedToAnother() async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { _, _ in
+      reply(.ok, ["Cache-Control": "max-age=60", "Vary": "Accept-Encoding, Accept-Language"])
+    }
+    let client = origin.client()
+    try await client.send(Endpoint<String>.get("/a").header(.acceptEncoding, "gzip, br").header(.acceptLanguage, "ru"))
+    let hit = try await client.send(
+      Endpoint<String>.get("/a").header(.acceptEncoding, "GZIP,br").header(.acceptLanguage, " RU "))
+    #expect(hit.cacheStatus == .hit)
+    let other = try await client.send(
+      Endpoint<String>.get("/a").header(.acceptEncoding, "gzip, br").header(.acceptLanguage, "en"))
+    #expect(other.cacheStatus == .miss)
+  }
+}
