@@ -49,26 +49,7 @@ extension APIClient {
     }
   }
 
-  /// Hands one request to `transport`, and once more when a kept-alive connection the pool handed out had been
-  /// closed by the server: an idempotent request whose connection was lost before any answer, with a body that can
-  /// be sent again, is sent again at once. A request that is not idempotent is never sent twice.
   private static func exchange(
-    _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
-    over transport: any HTTPTransport
-  ) async throws -> (HTTPResponse, HTTPBody) {
-    do {
-      return try await exchangeOnce(request, body: body, context: context, over: transport)
-    } catch let error as CourierError
-      where error.kind == .connectionLost && error.response == nil && request.method.isIdempotent
-      && (body == nil || body?.iterationBehavior == .multiple) && !Task.isCancelled
-    {
-      return try await exchangeOnce(request, body: body, context: context, over: transport)
-    }
-  }
-
-  private static func exchangeOnce(
     _ request: HTTPRequest,
     body: HTTPBody?,
     context: RequestContext,
