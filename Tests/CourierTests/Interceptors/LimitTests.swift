@@ -103,7 +103,7 @@ import Testing
     task.cancel()
     let error = await #expect(throws: CourierError.self) { try await task.value }
     #expect(error?.isCancellation == true)
-    #expect(cancelWatch.elapsed < 2)
+    #expect(cancelWatch.elapsed < 5, "not the 10 s minimum duration")
   }
 }
 
