@@ -25,7 +25,7 @@ import Testing
       }
       #expect(error?.kind == .noConnection, "\(String(describing: error))")
       #expect(error?.isRetryable == true)
-      #expect(stopwatch.elapsed < 5, "reported after \(stopwatch.elapsed) s")
+      #expect(stopwatch.elapsed < 20, "reported after \(stopwatch.elapsed) s")
     }
   }
 
@@ -40,7 +40,7 @@ import Testing
           Endpoint<Empty>.get(components.url!.appendingPathComponent("products").absoluteString).timeout(30))
       }
       #expect(error?.kind == .tls, "\(String(describing: error))")
-      #expect(stopwatch.elapsed < 5, "reported after \(stopwatch.elapsed) s")
+      #expect(stopwatch.elapsed < 20, "reported after \(stopwatch.elapsed) s")
     }
   }
 }
