@@ -11,8 +11,4 @@ extension CourierError {
     return messages.sentence(for: self)
   }
 
-  static func message(forStatus code: Int) -> String {
-    UserMessages.preferred.sentence(forStatus: code)
-  }
-
 }
