@@ -9,7 +9,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The tour's transfer steps: an upload with a progress bar, a JSON Lines stream and a resumed download.
+/// The tour's transfer steps: an upload with a progress bar, a JSON Lines stream, server-sent events and a resumed
+/// download.
 extension TourSteps {
   func runTransferSteps() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tour-\(UUID().uuidString)")
@@ -37,6 +38,16 @@ extension TourSteps {
     let started = Date()
     for try await line in stream.jsonLines(of: TourLine.self) {
       print(String(format: "  +%.2f s  #%d %@", Date().timeIntervalSince(started), line.index, line.text))
+    }
+
+    step("Server-sent events: the server drops the connection every 2 events; Courier resumes with Last-Event-ID")
+    let events = client.events(
+      Endpoint<Data>.get("/stream/events").query(["count": 5, "drop": 2, "retry": 100, "delay": 100]),
+      of: TourLine.self)
+    do {
+      for try await event in events { print("  event \(event.index): \(event.text)") }
+    } catch let error as CourierError where error.status == .noContent {
+      print("  the server answered 204 No Content: the stream is over, and Courier stops reconnecting")
     }
 
     step("A 16 MiB download whose connection drops after 4 MB, resumed with Range + If-Range")

@@ -1,0 +1,193 @@
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import Courier
+
+/// `APIClient.events` over every transport: the demo API's event stream, and a scripted server for the edges.
+@Suite(.timeLimit(.minutes(1))) struct ServerSentEventsTests {
+  struct Tick: Decodable, Equatable, Sendable {
+    var index: Int
+    var text: String
+  }
+
+  /// A reconnection policy that waits on a recording clock, so the tests see the delays without waiting them.
+  static func recorded(maxAttempts: Int? = 5) -> (ServerSentEvent.Reconnection, TestDelayClock) {
+    let clock = TestDelayClock()
+    return (ServerSentEvent.Reconnection(delay: 3, maxAttempts: maxAttempts, clock: clock), clock)
+  }
+
+  /// A stream response head without a length: the body runs until the server closes the connection.
+  static let streamHead =
+    "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nConnection: close\r\n\r\n"
+
+  @Test(arguments: TransportKind.allCases)
+  func reconnectionResumesAfterTheLastIDUntilTheServerSays204(_ kind: TransportKind) async throws {
+    try await withDemoServer(kind) { client, _ in
+      let (reconnection, clock) = Self.recorded()
+      // The server resets the connection after every 2 events and asks for a 20 ms delay.
+      let events = client.events(
+        Endpoint<Data>.get("/stream/events").query(["count": 5, "drop": 2, "retry": 20]), of: Tick.self,
+        reconnection: reconnection)
+      var received: [Int] = []
+      let error = await #expect(throws: CourierError.self) {
+        for try await tick in events { received.append(tick.index) }
+      }
+      #expect(received == [0, 1, 2, 3, 4], "every event once, in order")
+      #expect(error?.kind == .unacceptableStatus)
+      #expect(error?.status == .noContent)
+      #expect(clock.recorded == [0.02, 0.02, 0.02], "two drops and a clean end, each after the server's retry")
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func rawEventsCarryTheirIDsAndTypes(_ kind: TransportKind) async throws {
+    try await withDemoServer(kind) { client, _ in
+      var iterator = client.events(Endpoint<Data>.get("/stream/events").query(["count": 3])).makeAsyncIterator()
+      let first = try await iterator.next()
+      #expect(first == ServerSentEvent(id: "0", event: "message", data: #"{"index":0,"text":"event 0"}"#))
+      #expect(try await iterator.next()?.id == "1")
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func theRequestAsksForAStreamAndResumesWithLastEventID(_ kind: TransportKind) async throws {
+    let server = try await ScriptedServer.start { connection in
+      guard try await connection.readRequest() != nil else { return }
+      if connection.index == 0 {
+        try await connection.write(Self.streamHead + "id: 41\ndata: a\n\nretry: 5\nid: 42\ndata: b\n\n")
+        await connection.close()
+      } else {
+        try await connection.respond(204, reason: "No Content")
+      }
+    }
+    try await withTransport(kind) { transport in
+      let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: transport))
+      let (reconnection, clock) = Self.recorded()
+      var data: [String] = []
+      let error = await #expect(throws: CourierError.self) {
+        for try await event in client.events(Endpoint<Data>.get("/feed"), reconnection: reconnection) {
+          data.append(event.data)
+        }
+      }
+      #expect(data == ["a", "b"])
+      #expect(error?.status == .noContent)
+      #expect(clock.recorded == [0.005])
+      let requests = server.requests
+      #expect(requests.count == 2)
+      #expect(requests.first?.header("Accept") == "text/event-stream")
+      #expect(requests.first?.header("Cache-Control") == "no-cache")
+      #expect(requests.first?.header("Last-Event-ID") == nil)
+      #expect(requests.last?.header("Last-Event-ID") == "42")
+    }
+    await server.stop()
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aResponseThatIsNotAnEventStreamStopsWithATypedError(_ kind: TransportKind) async throws {
+    let server = try await ScriptedServer.start { connection in
+      guard try await connection.readRequest() != nil else { return }
+      try await connection.respond(200, reason: "OK", headers: [("Content-Type", "application/json")], body: "{}")
+    }
+    try await withTransport(kind) { transport in
+      let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: transport))
+      let (reconnection, _) = Self.recorded()
+      let error = await #expect(throws: CourierError.self) {
+        for try await _ in client.events(Endpoint<Data>.get("/feed"), reconnection: reconnection) {}
+      }
+      #expect(error?.kind == .decoding)
+      #expect(error?.detail.contains("application/json") == true)
+      #expect(error?.status == .ok)
+      #expect(server.requests.count == 1, "never reconnected")
+    }
+    await server.stop()
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func aBadEventNamesItsLine(_ kind: TransportKind) async throws {
+    let server = try await ScriptedServer.start { connection in
+      guard try await connection.readRequest() != nil else { return }
+      try await connection.write(
+        Self.streamHead + #": hello\#n\#ndata: {"index":0,"text":"a"}\#n\#nevent: tick\#ndata: {"index":\#n\#n"#)
+      await connection.close()
+    }
+    try await withTransport(kind) { transport in
+      let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: transport))
+      var received: [Tick] = []
+      let error = await #expect(throws: CourierError.self) {
+        for try await tick in client.events(Endpoint<Data>.get("/feed"), of: Tick.self) { received.append(tick) }
+      }
+      #expect(received == [Tick(index: 0, text: "a")])
+      #expect(error?.kind == .decoding)
+      #expect(error?.detail.contains("line 5") == true, "\(String(describing: error?.detail))")
+    }
+    await server.stop()
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func givesUpAfterTheReconnectionsRunOut(_ kind: TransportKind) async throws {
+    let server = try await ScriptedServer.start { connection in
+      guard try await connection.readRequest() != nil else { return }
+      try await connection.write(Self.streamHead + ": nothing to say\n\n")
+      await connection.close()
+    }
+    try await withTransport(kind) { transport in
+      let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: transport))
+      let (reconnection, clock) = Self.recorded(maxAttempts: 2)
+      var count = 0
+      for try await _ in client.events(Endpoint<Data>.get("/feed"), reconnection: reconnection) { count += 1 }
+      #expect(count == 0)
+      #expect(server.requests.count == 3, "the first connection and two reconnections")
+      #expect(clock.recorded == [3, 3], "the policy's delay, as the server set none")
+    }
+    await server.stop()
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func anUnreachableServerThrowsTheLastFailure(_ kind: TransportKind) async throws {
+    let closed = try await ScriptedServer.start { _ in }
+    let url = closed.baseURL
+    await closed.stop()
+    try await withTransport(kind) { transport in
+      let client = APIClient(configuration: .init(baseURL: url, transport: transport))
+      let (reconnection, clock) = Self.recorded(maxAttempts: 1)
+      let error = await #expect(throws: CourierError.self) {
+        for try await _ in client.events(Endpoint<Data>.get("/feed"), reconnection: reconnection) {}
+      }
+      #expect(error?.kind == .noConnection)
+      #expect(clock.recorded == [3])
+    }
+  }
+
+  @Test(arguments: TransportKind.allCases)
+  func cancellingTheIterationClosesTheConnection(_ kind: TransportKind) async throws {
+    let closed = Synchronized(false)
+    let server = try await ScriptedServer.start { connection in
+      guard try await connection.readRequest() != nil else { return }
+      try await connection.write(Self.streamHead + "data: first\n\n")
+      while try await connection.read() != nil {}
+      closed.withLock { $0 = true }
+    }
+    try await withTransport(kind) { transport in
+      let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: transport))
+      let first = AsyncStream<String>.makeStream()
+      let reader = Task {
+        for try await event in client.events(Endpoint<Data>.get("/feed")) { first.continuation.yield(event.data) }
+      }
+      var received = first.stream.makeAsyncIterator()
+      #expect(await received.next() == "first")
+      reader.cancel()
+      let result = await reader.result
+      #expect(throws: CourierError.self) { try result.get() }
+      let started = ContinuousClock.now
+      while !closed.withLock({ $0 }), ContinuousClock.now - started < .seconds(20) {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      #expect(closed.withLock { $0 }, "the server saw the connection close")
+      #expect(server.requests.count == 1, "no reconnection after a cancellation")
+    }
+    await server.stop()
+  }
+}
