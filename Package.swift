@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "CourierSQLiteCache", targets: ["CourierSQLiteCache"]),
     .library(name: "CourierCombine", targets: ["CourierCombine"]),
     .library(name: "CourierObservability", targets: ["CourierObservability"]),
+    .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
     .library(name: "CourierDemoServer", targets: ["CourierDemoServer"]),
     .executable(name: "courier-demo", targets: ["courier-demo"]),
   ],
@@ -35,6 +36,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
   ],
   targets: [
     .target(
@@ -89,6 +91,24 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(
+      name: "CourierOpenAPI",
+      dependencies: [
+        "Courier",
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    // The demo API's client, generated from its OpenAPI document by Scripts/generate-openapi.sh.
+    .target(
+      name: "CourierDemoClient",
+      dependencies: [
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      exclude: ["openapi.json", "openapi-generator-config.yaml"]
+    ),
+    .target(
       name: "CourierSQLiteCache",
       dependencies: [
         "Courier",
@@ -130,6 +150,8 @@ let package = Package(
         "CourierStyles",
         "CourierAsyncHTTPClient",
         "CourierDemoServer",
+        "CourierOpenAPI",
+        "CourierDemoClient",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(
           name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
@@ -154,7 +176,8 @@ let package = Package(
       name: "CourierTests",
       dependencies: [
         "Courier", "CourierStyles", "CourierAsyncHTTPClient", "CourierTesting", "CourierDemoServer",
-        "CourierTestSupport", "CourierObservability",
+        "CourierTestSupport", "CourierObservability", "CourierOpenAPI", "CourierDemoClient",
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
         .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         .product(name: "MetricsTestKit", package: "swift-metrics"),
       ],

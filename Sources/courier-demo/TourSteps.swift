@@ -101,6 +101,7 @@ struct TourSteps {
     try await runRedirectSteps()
     try await runCacheSteps()
     try await runTransferSteps()
+    try await runOpenAPISteps()
     try await runStyleSteps()
     try await runSecuritySteps()
     try await runCombineSteps()
