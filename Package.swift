@@ -37,6 +37,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
   ],
   targets: [
     .target(
@@ -181,6 +182,17 @@ let package = Package(
         .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         .product(name: "MetricsTestKit", package: "swift-metrics"),
       ],
+      swiftSettings: swiftSettings
+    ),
+    // The articles' code samples, compiled by `swift build` (never run); DocumentationSampleTests keeps them equal.
+    .target(
+      name: "DocumentationSamples",
+      dependencies: [
+        "Courier", "CourierStyles", "CourierTesting", "CourierObservability", "CourierOpenAPI", "CourierDemoClient",
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      path: "Tests/DocumentationSamples",
       swiftSettings: swiftSettings
     ),
     .executableTarget(

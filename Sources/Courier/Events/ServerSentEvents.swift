@@ -146,8 +146,8 @@ extension APIClient {
   /// - Throws: while iterating, ``CourierError`` only: the endpoint's status rules apply; a 204 is
   ///   ``CourierError/Kind-swift.struct/unacceptableStatus`` (the server's way to say "do not reconnect"); a response
   ///   that is not `text/event-stream`, a line or event over 1 MiB, is ``CourierError/Kind-swift.struct/decoding``.
-  public func events<Value>(
-    _ endpoint: Endpoint<Value>,
+  public func events(
+    _ endpoint: Endpoint<Data>,
     reconnection: ServerSentEvent.Reconnection = .default
   ) -> ServerSentEvents<ServerSentEvent> {
     ServerSentEvents(open: eventStreamOpener(endpoint), transform: { event, _ in event }, reconnection: reconnection)
@@ -163,8 +163,8 @@ extension APIClient {
   ///
   /// Events are decoded with `decoder` (by default the endpoint's, or the client's); an event whose data does not
   /// decode throws ``CourierError/Kind-swift.struct/decoding`` naming the line of the stream the event started on.
-  public func events<Value, Element: Decodable & Sendable>(
-    _ endpoint: Endpoint<Value>,
+  public func events<Element: Decodable & Sendable>(
+    _ endpoint: Endpoint<Data>,
     of type: Element.Type,
     decoder: JSONDecoder? = nil,
     reconnection: ServerSentEvent.Reconnection = .default
@@ -185,7 +185,7 @@ extension APIClient {
       reconnection: reconnection)
   }
 
-  private func eventStreamOpener<Value>(_ endpoint: Endpoint<Value>) -> ServerSentEvents<ServerSentEvent>.Open {
+  private func eventStreamOpener(_ endpoint: Endpoint<Data>) -> ServerSentEvents<ServerSentEvent>.Open {
     var endpoint = endpoint
     endpoint.headers.insert(
       contentsOf: [HTTPHeader("Accept", "text/event-stream"), HTTPHeader("Cache-Control", "no-cache")], at: 0)

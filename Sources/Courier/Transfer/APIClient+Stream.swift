@@ -4,7 +4,7 @@ import HTTPTypes
 /// A response whose body is read as it arrives: server-sent lines, JSON Lines, or a large file.
 ///
 /// ```swift
-/// let stream = try await client.stream(.get("/stream/lines?count=100"))
+/// let stream = try await client.stream(Endpoint<Data>.get("/stream/lines?count=100"))
 /// for try await event in stream.jsonLines(of: Event.self) { handle(event) }
 /// ```
 public struct StreamedResponse: Sendable {

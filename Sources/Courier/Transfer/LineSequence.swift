@@ -7,7 +7,7 @@ import Foundation
 /// ``CourierError/Kind-swift.struct/decoding`` instead of growing without bound.
 ///
 /// ```swift
-/// for try await line in try await client.stream(.get("/events")).lines {
+/// for try await line in try await client.stream(Endpoint<Data>.get("/events")).lines {
 ///   print(line)
 /// }
 /// ```
@@ -112,7 +112,7 @@ struct LineSplitter {
 /// A line that does not decode throws ``CourierError/Kind-swift.struct/decoding`` naming the line number.
 ///
 /// ```swift
-/// for try await event in try await client.stream(.get("/events")).jsonLines(of: Event.self) {
+/// for try await event in try await client.stream(Endpoint<Data>.get("/events")).jsonLines(of: Event.self) {
 ///   handle(event)
 /// }
 /// ```

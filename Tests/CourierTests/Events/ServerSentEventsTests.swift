@@ -147,11 +147,9 @@ import Testing
 
   @Test(arguments: TransportKind.allCases)
   func anUnreachableServerThrowsTheLastFailure(_ kind: TransportKind) async throws {
-    let closed = try await ScriptedServer.start { _ in }
-    let url = closed.baseURL
-    await closed.stop()
+    let closed = try ClosedPort()
     try await withTransport(kind) { transport in
-      let client = APIClient(configuration: .init(baseURL: url, transport: transport))
+      let client = APIClient(configuration: .init(baseURL: closed.baseURL, transport: transport))
       let (reconnection, clock) = Self.recorded(maxAttempts: 1)
       let error = await #expect(throws: CourierError.self) {
         for try await _ in client.events(Endpoint<Data>.get("/feed"), reconnection: reconnection) {}

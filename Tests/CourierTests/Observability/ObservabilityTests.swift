@@ -1,5 +1,6 @@
 import Courier
 import CourierObservability
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -53,8 +54,7 @@ import Tracing
     #expect(call.attributes["http.response.status_code"]?.toSpanAttribute() == 404)
     #expect(call.status?.code == .error)
 
-    let closed = try await ScriptedServer.start { _ in }
-    await closed.stop()
+    let closed = try ClosedPort()
     var configuration = APIClient.Configuration(baseURL: closed.baseURL, transport: URLSessionTransport())
     configuration.interceptors = [TracingInterceptor(tracer: tracer)]
     let offline = APIClient(configuration: configuration)
@@ -63,6 +63,7 @@ import Tracing
     let failed = try #require(tracer.finishedSpans.first { $0.parentSpanID == nil })
     #expect(failed.attributes["error.type"]?.toSpanAttribute() == "noConnection")
     #expect(failed.errors.count == 1)
+    withExtendedLifetime(closed) {}
   }
 
   @Test func metricsCountDurationsErrorsBytesAndCacheResults() async throws {

@@ -108,10 +108,10 @@ import Testing
 
   @Test(arguments: TransportKind.allCases)
   func aTransportFailureCarriesTheCourierError(_ kind: TransportKind) async throws {
-    let closed = try await ConnectionFailureTests.closedPortURL()
+    let closed = try ClosedPort()
     try await withTransport(kind) { transport in
-      let api = APIClient(configuration: .init(baseURL: closed, transport: transport))
-      let client = CourierDemoClient.Client(serverURL: closed, transport: APIClientTransport(client: api))
+      let api = APIClient(configuration: .init(baseURL: closed.baseURL, transport: transport))
+      let client = CourierDemoClient.Client(serverURL: closed.baseURL, transport: APIClientTransport(client: api))
       let error = await #expect(throws: ClientError.self) { _ = try await client.listPosts() }
       let courier = error?.underlyingError as? CourierError
       #expect(courier?.kind == .noConnection)

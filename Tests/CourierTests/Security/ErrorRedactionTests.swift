@@ -44,8 +44,7 @@ import Testing
 
   @Test(arguments: TransportKind.allCases)
   func aTransportFailureRendersNoSecretOfTheURL(_ kind: TransportKind) async throws {
-    let closed = try await ScriptedServer.start { _ in }
-    await closed.stop()
+    let closed = try ClosedPort()
     try await withTransport(kind) { transport in
       var components = URLComponents(url: closed.baseURL, resolvingAgainstBaseURL: false)!
       components.user = "user"
