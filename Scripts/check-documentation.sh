@@ -15,29 +15,33 @@ fi
 
 output=$(mktemp -d)
 trap 'rm -rf "$output"' EXIT
-failed=0
-for target in "${targets[@]}"; do
-  echo "== $target"
-  if ! swift package --allow-writing-to-directory "$output" generate-documentation --target "$target" \
-    --output-path "$output/$target" --warnings-as-errors > "$output/$target.log" 2>&1; then
-    grep -E "warning|error" "$output/$target.log" | head -40 || tail -40 "$output/$target.log"
-    failed=1
-    continue
-  fi
-  page="$output/$target/data/documentation/$(echo "$target" | tr '[:upper:]' '[:lower:]').json"
-  python3 - "$page" <<'PY' || failed=1
-import json, sys
-page = json.load(open(sys.argv[1]))
-uncurated = [
-    identifier.rsplit("/", 1)[-1]
-    for section in page.get("topicSections", [])
-    if section.get("generated")
-    for identifier in section.get("identifiers", [])
-]
-if uncurated:
-    print("not curated under a topic: " + ", ".join(sorted(uncurated)))
-    sys.exit(1)
-print("documentation built without warnings; every top-level symbol is curated")
+# Combined documentation, so that a module's links to Courier's symbols (``/Courier/APIClient``) resolve.
+arguments=()
+for target in "${targets[@]}"; do arguments+=(--target "$target"); done
+if ! swift package --allow-writing-to-directory "$output" generate-documentation \
+  --enable-experimental-combined-documentation "${arguments[@]}" --output-path "$output/archive" \
+  --warnings-as-errors > "$output/docc.log" 2>&1; then
+  grep -E "^(warning|error)" -A3 "$output/docc.log" | grep -v "found 1 file(s) which are unhandled" | head -80
+  echo "error: the documentation has warnings or errors" >&2
+  exit 1
+fi
+
+python3 - "$output/archive" "${targets[@]}" <<'PY'
+import json, os, sys
+archive, targets = sys.argv[1], sys.argv[2:]
+failed = False
+for target in targets:
+    page = json.load(open(os.path.join(archive, "data", "documentation", target.lower() + ".json")))
+    uncurated = [
+        identifier.rsplit("/", 1)[-1]
+        for section in page.get("topicSections", [])
+        if section.get("generated")
+        for identifier in section.get("identifiers", [])
+    ]
+    if uncurated:
+        failed = True
+        print(f"{target}: not curated under a topic: " + ", ".join(sorted(uncurated)))
+    else:
+        print(f"{target}: built without warnings; every top-level symbol is curated")
+sys.exit(1 if failed else 0)
 PY
-done
-exit $failed

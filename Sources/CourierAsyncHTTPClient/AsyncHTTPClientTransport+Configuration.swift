@@ -5,11 +5,11 @@ import NIOCore
 extension AsyncHTTPClientTransport {
   /// What an `HTTPClient` does on its own: inflate compressed bodies, time out connects and reads, and retry failed
   /// connection attempts. It never follows redirects: Courier does, the same way on every transport (see
-  /// ``Courier/RedirectPolicy``).
+  /// ``/Courier/RedirectPolicy``).
   ///
   /// AsyncHTTPClient sets these per client, not per request, so a configuration describes a client: make the client
   /// from ``httpClientConfiguration`` and hand both to ``AsyncHTTPClientTransport/init(client:configuration:)``.
-  /// The defaults behave like ``Courier/URLSessionTransport``: gzip and deflate bodies are inflated, and a refused
+  /// The defaults behave like ``/Courier/URLSessionTransport``: gzip and deflate bodies are inflated, and a refused
   /// connection fails at once instead of being retried.
   ///
   /// ```swift
@@ -29,7 +29,7 @@ extension AsyncHTTPClientTransport {
     /// does not.
     public var readTimeout: TimeInterval?
     /// Whether a failed connection attempt is retried (with backoff, until the connect timeout or the request's
-    /// deadline) instead of failing the request at once with ``Courier/CourierError/Kind-swift.struct/noConnection``.
+    /// deadline) instead of failing the request at once with ``/Courier/CourierError/Kind-swift.struct/noConnection``.
     ///
     /// Off by default, so that a refused connection is reported as promptly as URLSession reports it and a
     /// `RetryInterceptor` alone decides whether and when to try again.
@@ -38,7 +38,7 @@ extension AsyncHTTPClientTransport {
     public var maximumConnectionsPerHost: Int
     /// The largest `Content-Length`, in bytes, of a response the transport reads whole before it returns.
     ///
-    /// Such a response arrives as a buffered ``Courier/HTTPBody``, as with URLSession, so interceptors that look at
+    /// Such a response arrives as a buffered ``/Courier/HTTPBody``, as with URLSession, so interceptors that look at
     /// bytes (logging, caching, recording) see them. Larger responses, those of unknown length, and those the caller
     /// reads as they arrive (streams, downloads, download progress) stream chunk by chunk. This is a transport
     /// option, not a client one: it does not change the `HTTPClient` you make.

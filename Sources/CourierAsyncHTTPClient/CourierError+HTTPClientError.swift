@@ -14,7 +14,7 @@ import Darwin
 #endif
 
 extension CourierError {
-  /// Classifies a failure of AsyncHTTPClient or SwiftNIO the way ``Courier/URLSessionTransport`` classifies
+  /// Classifies a failure of AsyncHTTPClient or SwiftNIO the way ``/Courier/URLSessionTransport`` classifies
   /// `URLError`s: deadlines and timeouts are ``Kind-swift.struct/timeout``, a refused connection or an unknown host
   /// ``Kind-swift.struct/noConnection``, a connection the server closed or reset ``Kind-swift.struct/connectionLost``,
   /// cancellation ``Kind-swift.struct/cancelled``, and TLS failures ``Kind-swift.struct/tls``.

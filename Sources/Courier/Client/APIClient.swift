@@ -58,7 +58,7 @@ extension APIClient {
     public var baseURL: URL?
     /// The transport requests go through; ``URLSessionTransport`` by default.
     public var transport: any HTTPTransport
-    /// Headers every request carries unless its endpoint sets the same name; see ``HTTPFields/courierDefaults``.
+    /// Headers every request carries unless its endpoint sets the same name; see `HTTPFields.courierDefaults`.
     /// `Accept-Encoding` is added from the transport's ``HTTPTransport/supportedContentEncodings`` when absent.
     public var defaultHeaders: HTTPFields
     /// Decodes response bodies; dates as ISO 8601 by default.
@@ -103,7 +103,7 @@ extension APIClient {
     /// Headers computed for every request, after ``defaultHeaders`` and before the endpoint's; see
     /// ``HeaderProvider``.
     public var headerProviders: [HeaderProvider] = []
-    /// Gives the base URL for each request, over ``baseURL``; set by ``APIClient/init(environment:_:)`` so that
+    /// Gives the base URL for each request, over ``baseURL``; set by `APIClient(environment:_:)` (CourierStyles) so that
     /// switching the environment changes where the next request goes.
     public var baseURLProvider: (@Sendable () -> URL)?
 

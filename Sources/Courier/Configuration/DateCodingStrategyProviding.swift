@@ -15,8 +15,8 @@
 /// ```
 ///
 /// Courier also encodes the model with it in the JSON bodies it builds from a value whose type it sees:
-/// ``APIClient/request(endpoint:method:queryItems:headers:body:as:)``, ``EndpointTask`` parameters and
-/// ``RequestParameters/body(_:)``.
+/// CourierStyles' `request(endpoint:method:queryItems:headers:body:as:)`, `EndpointTask` parameters and
+/// `RequestParameters.body(_:)`.
 public protocol DateCodingStrategyProviding {
   /// The strategy for this type's dates.
   static var dateCodingStrategy: DateCodingStrategy { get }

@@ -18,7 +18,8 @@ import Foundation
 /// ```
 ///
 /// Values held in variables convert with ``init(_:)``, written `.init(count)` inside a literal, or go straight into
-/// ``Endpoint/query(_:_:)-(String,some QueryValueConvertible)`` and ``Query/init(_:)-(KeyValuePairs<String,any QueryValueConvertible>)``;
+/// ``Endpoint/query(_:_:)-(_,QueryValueConvertible)`` and
+/// ``Query/init(_:)-(KeyValuePairs<String,QueryValueConvertible>)``;
 /// see ``QueryValueConvertible``.
 public enum QueryValue: Sendable, Equatable {
   /// Text, written as is (percent-encoding happens later).

@@ -151,7 +151,7 @@ extension Endpoint {
   }
 
   /// Fails the call with ``CourierError/Kind-swift.struct/timeout`` when `seconds` pass without a byte arriving
-  /// (before the response head, or between chunks of the body), within its overall ``timeout(_:)``.
+  /// (before the response head, or between chunks of the body), within its overall ``timeout(_:)-(TimeInterval)``.
   ///
   /// ```swift
   /// let feed = Endpoint<Data>.get("/export").timeout(600).idleTimeout(15)

@@ -27,7 +27,7 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
   ///
   /// Characters that may not stand in a path are percent-encoded (`"/users/John Doe"` is sent as
   /// `/users/John%20Doe`); valid `%XX` escapes are kept. A `?` starts a query that is sent as written, before the
-  /// endpoint's ``query(_:)-swift.method`` parameters; prefer those, which are encoded for you.
+  /// endpoint's ``query(_:)-(EncodableSendable)`` parameters; prefer those, which are encoded for you.
   public var path: String
   /// A base URL for this endpoint only, overriding the client's.
   public var baseURL: URL?

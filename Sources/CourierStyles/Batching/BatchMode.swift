@@ -1,6 +1,6 @@
 import Courier
 
-/// How ``APIClient/send(_:_:_:mode:)`` sends the endpoints of a batch: one after another, or all at once.
+/// How ``Courier/APIClient/send(_:_:_:mode:)`` sends the endpoints of a batch: one after another, or all at once.
 ///
 /// ```swift
 /// // Sequential (the default): the profile is fetched only after the settings arrived.

@@ -1,6 +1,6 @@
 import Courier
 
-/// How far a ``APIClient/sendAll(_:maxConcurrent:continueOnError:progress:)`` batch has come.
+/// How far a ``Courier/APIClient/sendAll(_:maxConcurrent:continueOnError:progress:)`` batch has come.
 ///
 /// The batch reports once before the first call (nothing completed) and once after each call finishes,
 /// successfully or not, so `completed` rises by one each time and ends at `total`, unless a failure stops the batch

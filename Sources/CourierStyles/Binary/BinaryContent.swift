@@ -4,7 +4,7 @@ import HTTPTypes
 
 /// A response body taken as bytes, with the content type the server gave it: an image, a PDF, a CSV export.
 ///
-/// Ask for it with ``Endpoint/binary(_:accept:)`` or ``Endpoint/image(_:)`` (or as an ``APIResource``'s model) and the
+/// Ask for it with ``Courier/Endpoint/binary(_:accept:)`` or ``Courier/Endpoint/image(_:)`` (or as an ``APIResource``'s model) and the
 /// body is never parsed:
 ///
 /// ```swift
@@ -59,7 +59,7 @@ extension Endpoint where Value == BinaryContent {
   }
 
   /// A `GET` for an image, sent with `Accept: image/*`; a response that is not an image fails with
-  /// ``CourierError/Kind-swift.struct/decoding``. On Apple platforms, `BinaryContent.image` and
+  /// ``/Courier/CourierError/Kind-swift.struct/decoding``. On Apple platforms, `BinaryContent.image` and
   /// `APIClient.image(_:)` turn it into a `UIImage` or `NSImage`.
   public static func image(_ path: String) -> Endpoint {
     binary(path, accept: "image/*").decode { data, response, _ in

@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// Where ``APIClient/dataRequest(url:method:headers:parameters:decoder:as:)`` puts its parameters: in the URL's
+/// Where ``Courier/APIClient/dataRequest(url:method:headers:parameters:decoder:as:)`` puts its parameters: in the URL's
 /// query, or in the body.
 ///
 /// ```swift
@@ -24,12 +24,12 @@ public struct RequestParameters: Sendable {
   /// No parameters.
   public static let none = RequestParameters()
 
-  /// A hand-written ``Query`` in the URL.
+  /// A hand-written ``/Courier/Query`` in the URL.
   public static func query(_ query: Query) -> RequestParameters {
     RequestParameters(urlPart: .query(query))
   }
 
-  /// The properties of a keyed `Encodable` in the URL, encoded with the client's ``URLQueryEncoder``.
+  /// The properties of a keyed `Encodable` in the URL, encoded with the client's ``/Courier/URLQueryEncoder``.
   @_disfavoredOverload
   public static func query(_ parameters: some Encodable & Sendable) -> RequestParameters {
     RequestParameters(urlPart: .encodable(parameters))
@@ -40,7 +40,7 @@ public struct RequestParameters: Sendable {
     RequestParameters(urlPart: .items(items))
   }
 
-  /// A JSON body, with the client's encoder (and the type's ``DateCodingStrategyProviding`` strategy).
+  /// A JSON body, with the client's encoder (and the type's ``/Courier/DateCodingStrategyProviding`` strategy).
   public static func body(_ value: some Encodable & Sendable) -> RequestParameters {
     RequestParameters(payload: .json(value))
   }
@@ -51,7 +51,7 @@ public struct RequestParameters: Sendable {
     RequestParameters(payload: .form(value))
   }
 
-  /// An `application/x-www-form-urlencoded` body from a ``Query``.
+  /// An `application/x-www-form-urlencoded` body from a ``/Courier/Query``.
   public static func form(_ query: Query) -> RequestParameters {
     RequestParameters(payload: .form(query))
   }

@@ -5,10 +5,10 @@ import Foundation
 ///
 /// At launch, the first of these wins:
 /// 1. the launch argument `-courier-env <name>` or the variable `COURIER_ENV` (see ``EnvironmentLaunchOptions``);
-/// 2. the environment saved in the ``EnvironmentStore`` by an earlier ``select(_:)``;
+/// 2. the environment saved in the ``EnvironmentStore`` by an earlier `select(_:)`;
 /// 3. the default: `development` in DEBUG builds, `production` otherwise (``APIEnvironment/Name/buildDefault``).
 ///
-/// A client made with ``APIClient/init(environment:_:)`` reads ``current`` for every request, so a switch from a
+/// A client made with ``Courier/APIClient/init(environment:_:)`` reads ``current`` for every request, so a switch from a
 /// debug menu takes effect with the next request, without making a new client.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// The behaviour every ``HTTPTransport`` must show under Courier, checked against misbehaving servers on 127.0.0.1.
+/// The behaviour every ``/Courier/HTTPTransport`` must show under Courier, checked against misbehaving servers on 127.0.0.1.
 ///
 /// Courier decides HTTP's semantics itself (redirects, deadlines, authentication challenges, cookies, the
 /// classification of failed connections), so a transport is a pipe: one request in, one response out. These cases
@@ -31,9 +31,12 @@ public enum TransportConformance {
   /// Runs `conformanceCase` over `transport` and throws a ``TransportConformanceFailure`` that says what went wrong
   /// when the transport does not conform, or when the case does not finish within its time limit.
   ///
-  /// - Parameter timingSlack: How late a timed event (a deadline's expiry, a refused connection's report) may come.
-  ///   The default is the 100 ms Courier promises; a test process that runs hundreds of tests at once on a small
-  ///   machine may need more.
+  /// - Parameters:
+  ///   - conformanceCase: The case to run, one of ``cases``.
+  ///   - transport: The transport under test.
+  ///   - timingSlack: How late a timed event (a deadline's expiry, a refused connection's report) may come.
+  ///     The default is the 100 ms Courier promises; a test process that runs hundreds of tests at once on a small
+  ///     machine may need more.
   public static func check(
     _ conformanceCase: TransportConformanceCase,
     over transport: any HTTPTransport,
@@ -151,7 +154,7 @@ final class ConformanceRun: Sendable {
     guard condition else { throw TransportConformanceFailure("", message()) }
   }
 
-  /// The ``CourierError`` `body` throws; a failure when it succeeds or throws anything else.
+  /// The ``/Courier/CourierError`` `body` throws; a failure when it succeeds or throws anything else.
   func error<Value>(_ body: () async throws -> Value) async throws -> CourierError {
     let result: Result<Value, any Error>
     do { result = .success(try await body()) } catch { result = .failure(error) }

@@ -19,7 +19,7 @@ import HTTPTypes
 /// ```
 ///
 /// **Matching.** The most recently added stub that matches a request answers it, so a test can add a stub that
-/// overrides a general one made in a fixture. A request that no stub matches fails with a ``CourierError`` of kind
+/// overrides a general one made in a fixture. A request that no stub matches fails with a ``/Courier/CourierError`` of kind
 /// `transport` whose detail lists the closest stubs and how the request differs from each
 /// (``UnmatchedRequestError``); it is recorded too, in ``requests`` and ``unmatchedRequests``.
 ///
@@ -27,7 +27,7 @@ import HTTPTypes
 /// without waiting. Cancelling the calling task ends a delay at once.
 ///
 /// **Failures.** ``StubResponse/timeout``, ``StubResponse/noConnection`` and ``StubResponse/connectionLost`` throw
-/// ``CourierError``s of those kinds; ``StubResponse/urlError(_:)`` throws a `URLError` for the client to classify.
+/// ``/Courier/CourierError``s of those kinds; ``StubResponse/urlError(_:)`` throws a `URLError` for the client to classify.
 public final class StubTransport: HTTPTransport {
   struct Entry: Sendable {
     var stub: Stub
@@ -55,7 +55,7 @@ public final class StubTransport: HTTPTransport {
   ///
   /// - Parameters:
   ///   - stubs: The stubs; a later stub wins over an earlier one that also matches.
-  ///   - baseURL: The client's base URL, whose path relative stub paths are matched after. ``APIClient/testing(baseURL:transport:_:)``
+  ///   - baseURL: The client's base URL, whose path relative stub paths are matched after. ``Courier/APIClient/testing(baseURL:transport:_:)``
   ///     sets it for you when it is `nil`.
   ///   - clock: What delays wait on; the real clock by default, a ``TestDelayClock`` to skip the waits.
   ///   - onUnmatched: Called with every unmatched request before it fails, e.g. to record a test issue:
@@ -159,7 +159,7 @@ public final class StubTransport: HTTPTransport {
     }
   }
 
-  /// Sets the base path when none was given, for ``APIClient/testing(baseURL:transport:_:)``.
+  /// Sets the base path when none was given, for ``Courier/APIClient/testing(baseURL:transport:_:)``.
   func adoptBaseURL(_ url: URL?) {
     guard let url else { return }
     state.withLock { state in
