@@ -15,11 +15,11 @@ fi
 
 output=$(mktemp -d)
 trap 'rm -rf "$output"' EXIT
-# Combined documentation, so that a module's links to Courier's symbols (``/Courier/APIClient``) resolve.
+# One archive per library, as `swift package generate-documentation --target …` builds them.
 arguments=()
 for target in "${targets[@]}"; do arguments+=(--target "$target"); done
 if ! swift package --allow-writing-to-directory "$output" generate-documentation \
-  --enable-experimental-combined-documentation "${arguments[@]}" --output-path "$output/archive" \
+  "${arguments[@]}" --output-path "$output/archive" \
   --warnings-as-errors > "$output/docc.log" 2>&1; then
   grep -E "^(warning|error)" -A3 "$output/docc.log" | grep -v "found 1 file(s) which are unhandled" | head -80
   echo "error: the documentation has warnings or errors" >&2
@@ -31,7 +31,7 @@ import json, os, sys
 archive, targets = sys.argv[1], sys.argv[2:]
 failed = False
 for target in targets:
-    page = json.load(open(os.path.join(archive, "data", "documentation", target.lower() + ".json")))
+    page = json.load(open(os.path.join(archive, target + ".doccarchive", "data", "documentation", target.lower() + ".json")))
     uncurated = [
         identifier.rsplit("/", 1)[-1]
         for section in page.get("topicSections", [])

@@ -1,15 +1,17 @@
 import AsyncHTTPClient
+import Courier
 import Foundation
 import NIOCore
+import NIOSSL
 
 extension AsyncHTTPClientTransport {
   /// What an `HTTPClient` does on its own: inflate compressed bodies, time out connects and reads, and retry failed
   /// connection attempts. It never follows redirects: Courier does, the same way on every transport (see
-  /// ``/Courier/RedirectPolicy``).
+  /// `RedirectPolicy`).
   ///
   /// AsyncHTTPClient sets these per client, not per request, so a configuration describes a client: make the client
   /// from ``httpClientConfiguration`` and hand both to ``AsyncHTTPClientTransport/init(client:configuration:)``.
-  /// The defaults behave like ``/Courier/URLSessionTransport``: gzip and deflate bodies are inflated, and a refused
+  /// The defaults behave like `URLSessionTransport`: gzip and deflate bodies are inflated, and a refused
   /// connection fails at once instead of being retried.
   ///
   /// ```swift
@@ -29,7 +31,7 @@ extension AsyncHTTPClientTransport {
     /// does not.
     public var readTimeout: TimeInterval?
     /// Whether a failed connection attempt is retried (with backoff, until the connect timeout or the request's
-    /// deadline) instead of failing the request at once with ``/Courier/CourierError/Kind-swift.struct/noConnection``.
+    /// deadline) instead of failing the request at once with `CourierError.Kind.noConnection`.
     ///
     /// Off by default, so that a refused connection is reported as promptly as URLSession reports it and a
     /// `RetryInterceptor` alone decides whether and when to try again.
@@ -38,11 +40,15 @@ extension AsyncHTTPClientTransport {
     public var maximumConnectionsPerHost: Int
     /// The largest `Content-Length`, in bytes, of a response the transport reads whole before it returns.
     ///
-    /// Such a response arrives as a buffered ``/Courier/HTTPBody``, as with URLSession, so interceptors that look at
+    /// Such a response arrives as a buffered `HTTPBody`, as with URLSession, so interceptors that look at
     /// bytes (logging, caching, recording) see them. Larger responses, those of unknown length, and those the caller
     /// reads as they arrive (streams, downloads, download progress) stream chunk by chunk. This is a transport
     /// option, not a client one: it does not change the `HTTPClient` you make.
     public var responseBufferingLimit: Int
+    /// The servers the transport trusts over TLS; the system's roots unless ``trust(_:)`` set another policy.
+    public private(set) var serverTrust = ServerTrustPolicy.system
+    /// The TLS configuration ``serverTrust`` makes, set on the client and on every request.
+    private(set) var tlsConfiguration: TLSConfiguration?
 
     /// Creates a configuration; the defaults behave like URLSession.
     ///
@@ -67,6 +73,54 @@ extension AsyncHTTPClientTransport {
       self.retriesFailedConnections = retriesFailedConnections
       self.maximumConnectionsPerHost = maximumConnectionsPerHost
       self.responseBufferingLimit = responseBufferingLimit
+    }
+
+    /// Trusts servers by `policy`: the system's roots, only your own (a private CA), or both.
+    ///
+    /// ```swift
+    /// var configuration = AsyncHTTPClientTransport.Configuration()
+    /// try configuration.trust(.roots(pem: privateCAPEM))
+    /// let transport = AsyncHTTPClientTransport(configuration: configuration)
+    /// ```
+    ///
+    /// A server whose chain does not lead to these roots, whose certificate has expired, or whose certificate does
+    /// not name the host fails the call at once with `CourierError.Kind.tls`.
+    ///
+    /// - Throws: `CourierError.Kind.tls` when a certificate is not valid DER, or when the
+    ///   policy pins public keys: AsyncHTTPClient's TLS configuration has no certificate-verification callback, so
+    ///   this transport cannot check pins, and refuses them rather than run unpinned.
+    public mutating func trust(_ policy: ServerTrustPolicy) throws {
+      guard policy.pins.isEmpty else {
+        let hosts = policy.pins.map(\.host).joined(separator: ", ")
+        throw CourierError(
+          .tls,
+          "AsyncHTTPClientTransport cannot check public-key pins (for \(hosts)): AsyncHTTPClient's TLS "
+            + "configuration has no certificate-verification callback. Trust your own CA with custom roots instead")
+      }
+      var tls = TLSConfiguration.makeClientConfiguration()
+      switch policy.roots {
+      case .system:
+        tlsConfiguration = nil
+        serverTrust = policy
+        return
+      case .only(let certificates):
+        tls.trustRoots = .certificates(try Self.certificates(certificates))
+      case .systemAnd(let certificates):
+        tls.additionalTrustRoots = [.certificates(try Self.certificates(certificates))]
+      }
+      tlsConfiguration = tls
+      serverTrust = policy
+    }
+
+    private static func certificates(_ der: [Data]) throws -> [NIOSSLCertificate] {
+      try der.enumerated().map { index, bytes in
+        do {
+          return try NIOSSLCertificate(bytes: Array(bytes), format: .der)
+        } catch {
+          throw CourierError(
+            .tls, "Root certificate \(index + 1) is not a valid DER certificate: \(error)", underlyingError: error)
+        }
+      }
     }
 
     /// Inflates gzip and deflate bodies, refusing any that grows more than 25 times (a decompression bomb).
@@ -103,6 +157,7 @@ extension AsyncHTTPClientTransport {
         decompression: decompression)
       configuration.connectionPool.retryConnectionEstablishment = retriesFailedConnections
       configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = maximumConnectionsPerHost
+      if let tlsConfiguration { configuration.tlsConfiguration = tlsConfiguration }
       return configuration
     }
   }

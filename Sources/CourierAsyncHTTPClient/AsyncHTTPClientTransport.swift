@@ -5,14 +5,14 @@ import NIOCore
 
 /// A transport over AsyncHTTPClient: the fast path on Linux and on servers.
 ///
-/// Choose it over ``/Courier/URLSessionTransport`` when you run on Linux or inside a server, where URLSession
+/// Choose it over `URLSessionTransport` when you run on Linux or inside a server, where URLSession
 /// (FoundationNetworking over libcurl) spends far more CPU per request. Request bodies stream to the server chunk by
 /// chunk and response bodies arrive as a stream of chunks, so a large upload or download never sits in memory.
 ///
 /// By default the transport makes its own `HTTPClient` from ``Configuration/init(decompression:connectTimeout:readTimeout:retriesFailedConnections:maximumConnectionsPerHost:responseBufferingLimit:)``
 /// and shuts it down when the last copy of the transport is released. To share connections between transports, or
 /// to control the client's lifetime, pass your own client built from a ``Configuration``, so that it never follows
-/// redirects (Courier does, by its ``/Courier/RedirectPolicy``) and the transport knows what it does; shut it down
+/// redirects (Courier does, by its `RedirectPolicy`) and the transport knows what it does; shut it down
 /// when you are done with it:
 ///
 /// ```swift
@@ -30,7 +30,7 @@ import NIOCore
 /// whole before ``send(_:body:options:)`` returns, so interceptors see its bytes as they do with URLSession; a
 /// larger one, or one of unknown length, streams.
 ///
-/// The per-request ``/Courier/TransportOptions/timeout`` is a deadline for sending the request (its whole body
+/// The per-request `TransportOptions.timeout` is a deadline for sending the request (its whole body
 /// included) and receiving the response head; give endpoints that upload large bodies a timeout long enough for
 /// the upload. A streamed response body then arrives for as long as it keeps coming, bounded by the client's
 /// ``Configuration/readTimeout`` (the longest wait between two reads). Cancelling the calling task cancels the
@@ -82,7 +82,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     body: HTTPBody?,
     options: TransportOptions
   ) async throws -> (HTTPResponse, HTTPBody) {
-    let clientRequest = try HTTPClientRequest(request, body: body, requestSent: options.requestSent)
+    var clientRequest = try HTTPClientRequest(request, body: body, requestSent: options.requestSent)
+    // Also on a client made elsewhere (`HTTPClient.shared`), the policy holds.
+    if let tls = configuration.tlsConfiguration { clientRequest.tlsConfiguration = tls }
     let clientResponse: HTTPClientResponse
     do {
       try Task.checkCancellation()

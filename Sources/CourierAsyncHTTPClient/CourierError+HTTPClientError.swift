@@ -14,7 +14,7 @@ import Darwin
 #endif
 
 extension CourierError {
-  /// Classifies a failure of AsyncHTTPClient or SwiftNIO the way ``/Courier/URLSessionTransport`` classifies
+  /// Classifies a failure of AsyncHTTPClient or SwiftNIO the way `URLSessionTransport` classifies
   /// `URLError`s: deadlines and timeouts are ``Kind-swift.struct/timeout``, a refused connection or an unknown host
   /// ``Kind-swift.struct/noConnection``, a connection the server closed or reset ``Kind-swift.struct/connectionLost``,
   /// cancellation ``Kind-swift.struct/cancelled``, and TLS failures ``Kind-swift.struct/tls``.
@@ -24,8 +24,29 @@ extension CourierError {
       return
     }
     let kind = Self.kind(of: error) ?? .transport
-    let detail = kind == .cancelled ? "The request was cancelled" : "AsyncHTTPClient failed: \(error)"
+    var detail = kind == .cancelled ? "The request was cancelled" : "AsyncHTTPClient failed: \(error)"
+    if kind == .tls {
+      let host = request?.authority ?? "the server"
+      detail = "The secure connection to \(host) failed: \(Self.failedCheck(error, host: host)) (\(error))"
+    }
     self.init(kind, detail, request: request, underlyingError: error)
+  }
+
+  /// Which check of the TLS handshake `error` reports, in words.
+  static func failedCheck(_ error: any Error, host: String) -> String {
+    let text = String(reflecting: error)
+    if text.contains("failedToValidateHostname") || text.contains("HOSTNAME_MISMATCH") {
+      return "its certificate is not valid for \(host)"
+    }
+    if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate verify failed") {
+      return "its certificate was not trusted (issued by an untrusted root, expired, or not yet valid)"
+    }
+    if text.contains("WRONG_VERSION_NUMBER") || text.contains("PACKET_LENGTH_TOO_LONG")
+      || text.contains("HTTP_REQUEST")
+    {
+      return "it does not speak TLS on this port"
+    }
+    return "the TLS handshake failed"
   }
 
   /// The kind of `error`, or `nil` when it is none Courier knows.

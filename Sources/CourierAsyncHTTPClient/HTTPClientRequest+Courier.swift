@@ -60,7 +60,7 @@ extension HTTPClientRequest {
 }
 
 extension HTTPClientRequest.Body {
-  /// The body for an ``/Courier/HTTPBody``: its bytes when buffered, otherwise a stream of its chunks.
+  /// The body for an `HTTPBody`: its bytes when buffered, otherwise a stream of its chunks.
   static func courier(_ body: HTTPBody, requestSent: (@Sendable () -> Void)? = nil) -> HTTPClientRequest.Body {
     if let data = body.bufferedData {
       return .bytes(ByteBuffer(bytes: data))
@@ -72,7 +72,7 @@ extension HTTPClientRequest.Body {
   }
 }
 
-/// The chunks of an ``/Courier/HTTPBody`` as the byte buffers AsyncHTTPClient writes to the connection.
+/// The chunks of an `HTTPBody` as the byte buffers AsyncHTTPClient writes to the connection.
 struct RequestBodyChunks: AsyncSequence, Sendable {
   typealias Element = ByteBuffer
 

@@ -4,11 +4,11 @@ import Foundation
 import HTTPTypes
 import NIOCore
 
-/// An AsyncHTTPClient response body as the `Data` chunks of an ``/Courier/HTTPBody``.
+/// An AsyncHTTPClient response body as the `Data` chunks of an `HTTPBody`.
 ///
 /// Failures while reading are classified like the request's (a dropped connection is
-/// ``/Courier/CourierError/Kind-swift.struct/connectionLost``) and keep the request and response head. A body cut
-/// short because the reading task was cancelled throws ``/Courier/CourierError/Kind-swift.struct/cancelled`` instead
+/// `CourierError.Kind.connectionLost`) and keep the request and response head. A body cut
+/// short because the reading task was cancelled throws `CourierError.Kind.cancelled` instead
 /// of ending early, so a cancelled download is never mistaken for a complete one.
 struct ResponseBodyChunks: AsyncSequence, Sendable {
   typealias Element = Data

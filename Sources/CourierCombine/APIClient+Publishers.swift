@@ -8,7 +8,7 @@ import OpenCombine
 #endif
 
 extension APIClient {
-  /// A publisher of the decoded value of `endpoint`: one value then `.finished`, or a ``/Courier/CourierError``.
+  /// A publisher of the decoded value of `endpoint`: one value then `.finished`, or a `CourierError`.
   ///
   /// ```swift
   /// client.publisher(for: Endpoint<User>.get("/users/me"))
@@ -27,8 +27,8 @@ extension APIClient {
     SendPublisher { try await self.send(endpoint).value }.eraseToAnyPublisher()
   }
 
-  /// A publisher of the whole ``/Courier/Response`` of `endpoint` (value, body bytes, status, headers), or a
-  /// ``/Courier/CourierError``.
+  /// A publisher of the whole `Response` of `endpoint` (value, body bytes, status, headers), or a
+  /// `CourierError`.
   ///
   /// ```swift
   /// client.responsePublisher(for: Endpoint<ProductPage>.get("/products"))
@@ -40,7 +40,7 @@ extension APIClient {
     SendPublisher { try await self.send(endpoint) }.eraseToAnyPublisher()
   }
 
-  /// A publisher of the decoded value of an ``/Courier/EndpointConvertible`` call, decoded as `type`.
+  /// A publisher of the decoded value of an `EndpointConvertible` call, decoded as `type`.
   ///
   /// ```swift
   /// client.publisher(for: MovieAPI.movie(id: 42), as: Movie.self)
@@ -52,7 +52,7 @@ extension APIClient {
     publisher(for: target.endpoint(as: type))
   }
 
-  /// A publisher of the whole ``/Courier/Response`` of an ``/Courier/EndpointConvertible`` call, decoded as `type`.
+  /// A publisher of the whole `Response` of an `EndpointConvertible` call, decoded as `type`.
   public func responsePublisher<Value: Decodable & Sendable>(
     for target: some EndpointConvertible,
     as type: Value.Type = Value.self

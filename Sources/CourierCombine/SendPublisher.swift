@@ -8,7 +8,7 @@ import OpenCombine
 #endif
 
 /// A publisher that runs one async Courier call per subscription and publishes its result: one value and
-/// `.finished`, or a ``/Courier/CourierError`` failure.
+/// `.finished`, or a `CourierError` failure.
 ///
 /// Nothing is sent until a subscriber asks for a value (`sink` asks at once), each subscriber gets its own call,
 /// and cancelling the subscription cancels the call's task and so its transfer. Values arrive on whatever thread
@@ -21,12 +21,12 @@ import OpenCombine
 /// let pair = SendPublisher { try await client.send(userEndpoint, postsEndpoint, mode: .concurrent) }
 /// ```
 public struct SendPublisher<Output: Sendable>: Publisher, Sendable {
-  /// Courier calls fail with ``/Courier/CourierError`` only.
+  /// Courier calls fail with `CourierError` only.
   public typealias Failure = CourierError
 
   private let operation: @Sendable () async throws -> Output
 
-  /// Creates a publisher that runs `operation` for each subscriber. An error that is not a ``/Courier/CourierError`` is
+  /// Creates a publisher that runs `operation` for each subscriber. An error that is not a `CourierError` is
   /// wrapped as one of kind `transport`, and cancellation as one of kind `cancelled`.
   public init(_ operation: @escaping @Sendable () async throws -> Output) {
     self.operation = operation

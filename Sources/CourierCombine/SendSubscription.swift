@@ -88,7 +88,7 @@ where Downstream.Input: Sendable, Downstream.Failure == CourierError {
 }
 
 extension CourierError {
-  /// `error` as a ``/Courier/CourierError``: as it is, as `cancelled` for a `CancellationError`, else as `transport`.
+  /// `error` as a `CourierError`: as it is, as `cancelled` for a `CancellationError`, else as `transport`.
   init(publishing error: any Error) {
     if let error = error as? CourierError {
       self = error

@@ -4,7 +4,7 @@ import Foundation
 import HTTPTypes
 
 /// Reports every call to swift-metrics: its duration (a timer, by method, status class and host), the calls in flight
-/// (a meter), failures by ``/Courier/CourierError/Kind-swift.struct`` (a 4xx or 5xx response counts as
+/// (a meter), failures by `CourierError.Kind` (a 4xx or 5xx response counts as
 /// `unacceptableStatus`), bytes sent and received, and what the cache
 /// did (`hit`, `stale`, `revalidated`, `miss`, from the `Cache-Status` the cache interceptor writes).
 ///

@@ -4,7 +4,7 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// A swift-openapi-runtime `ClientTransport` that sends every operation of a generated client through an
-/// ``/Courier/APIClient``, so the generated client gets the client's interceptors (authentication and token refresh,
+/// `APIClient`, so the generated client gets the client's interceptors (authentication and token refresh,
 /// retry, cache, logging), its limits, cookies, redirect policy and deadlines.
 ///
 /// ```swift
@@ -20,10 +20,10 @@ import OpenAPIRuntime
 /// ```
 ///
 /// Every status is handed to the generated code, which maps it to its typed outputs (a 404 is `.notFound`, not an
-/// error). Responses are read whole, within the client's ``/Courier/APIClient/Configuration/maxResponseBytes`` (or the
+/// error). Responses are read whole, within the client's `APIClient.Configuration.maxResponseBytes` (or the
 /// endpoint's), so the cache can store them. A failure to send or receive is thrown as the
-/// ``/Courier/CourierError`` Courier reports; the generated client wraps it in its `ClientError`, whose
-/// `underlyingError` is that ``/Courier/CourierError``.
+/// `CourierError` Courier reports; the generated client wraps it in its `ClientError`, whose
+/// `underlyingError` is that `CourierError`.
 public struct APIClientTransport: ClientTransport {
   /// Adjusts the endpoint of one operation before it is sent, by the operation's `operationId`.
   public typealias Customization = @Sendable (_ operationID: String, _ endpoint: Endpoint<Data>) -> Endpoint<Data>
@@ -33,7 +33,7 @@ public struct APIClientTransport: ClientTransport {
   private let customize: Customization
 
   /// A transport over `client`; `customize` adjusts each operation's endpoint (mark the sign-in operation
-  /// ``/Courier/Endpoint/withoutAuthentication()``, the refresh ``/Courier/Endpoint/asTokenRefresh()``, give an
+  /// `Endpoint.withoutAuthentication()`, the refresh `Endpoint.asTokenRefresh()`, give an
   /// operation a timeout or a cache policy).
   public init(client: APIClient, customize: @escaping Customization = { _, endpoint in endpoint }) {
     self.client = client

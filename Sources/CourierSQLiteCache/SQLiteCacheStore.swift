@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import HTTPTypes
 
-/// A persistent, crash-safe ``/Courier/CacheStore`` in a SQLite database (WAL mode), bounded in bytes with least recently
+/// A persistent, crash-safe `CacheStore` in a SQLite database (WAL mode), bounded in bytes with least recently
 /// used eviction.
 ///
 /// Bodies are kept in chunks, so a large response is written and read a chunk at a time

@@ -2,6 +2,7 @@
 // `import` lines, which are at the top of this file); `DocumentationSampleTests` fails when an article's sample is not
 // found here. This target is built by `swift build` and never run.
 import Courier
+import CourierAsyncHTTPClient
 import CourierObservability
 import CourierTesting
 import Foundation
@@ -153,6 +154,14 @@ enum SecuritySamples {
     let client = APIClient(baseURL: URL(string: "http://printer.local")) {
       $0.cleartext = .allowing(["printer.local", "*.lan"])
     }
+    _ = client
+  }
+
+  /// Trusting a private CA.
+  static func serverTrust(api: URL, privateCAPEM: String) async throws {
+    var configuration = AsyncHTTPClientTransport.Configuration()
+    try configuration.trust(.roots(pem: privateCAPEM))
+    let client = APIClient(baseURL: api) { $0.transport = AsyncHTTPClientTransport(configuration: configuration) }
     _ = client
   }
 }

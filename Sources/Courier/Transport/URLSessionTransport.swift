@@ -52,6 +52,25 @@ public final class URLSessionTransport: HTTPTransport {
     #endif
   }
 
+  /// Creates a transport with its own session that trusts servers by `serverTrust`.
+  ///
+  /// - Throws: ``CourierError/Kind-swift.struct/tls`` for any policy but ``ServerTrustPolicy/system``: on Linux,
+  ///   FoundationNetworking (libcurl) gives no hook to evaluate a server's certificate, and this transport does not
+  ///   evaluate custom roots or pins on Apple platforms either. It never runs with less than the policy asks; use
+  ///   the AsyncHTTPClient transport for custom roots.
+  public convenience init(
+    configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(),
+    serverTrust: ServerTrustPolicy
+  ) throws {
+    guard serverTrust.isSystemDefault else {
+      throw CourierError(
+        .tls,
+        "URLSessionTransport cannot enforce custom roots or public-key pins: URLSession on Linux has no hook to "
+          + "evaluate a server's certificate. Use AsyncHTTPClientTransport for custom roots")
+    }
+    self.init(configuration: configuration)
+  }
+
   /// Creates a transport over a session you own (and invalidate). Bodies are sent and received whole: streaming
   /// and upload progress need the session that ``init(configuration:)`` creates.
   public init(session: URLSession) {

@@ -13,11 +13,11 @@ extension APIClient {
   /// )
   /// ```
   ///
-  /// For one endpoint, call `value(_:)` (the value) or `send(_:)` (the whole ``/Courier/Response``).
+  /// For one endpoint, call `value(_:)` (the value) or `send(_:)` (the whole `Response`).
   ///
   /// In ``BatchMode/sequential`` mode (the default) each call starts when the previous one succeeded. In
   /// ``BatchMode/concurrent`` mode all start at once and the first failure cancels the others. Either way the
-  /// batch throws the first ``/Courier/CourierError`` and returns nothing, and cancelling the calling task cancels every
+  /// batch throws the first `CourierError` and returns nothing, and cancelling the calling task cancels every
   /// call in flight. Each call runs through the client's interceptors as if sent alone.
   ///
   /// Parameter packs in generic functions work on every platform Courier supports (the compiler back-deploys what
@@ -29,7 +29,7 @@ extension APIClient {
   ///   - rest: Any number of further endpoints.
   ///   - mode: One at a time (the default) or all at once.
   /// - Returns: The decoded values, in argument order.
-  /// - Throws: The first ``/Courier/CourierError``; in concurrent mode the one that happened first.
+  /// - Throws: The first `CourierError`; in concurrent mode the one that happened first.
   public func values<First, Second, each Rest>(
     _ first: Endpoint<First>,
     _ second: Endpoint<Second>,
@@ -44,7 +44,7 @@ extension APIClient {
     }
   }
 
-  /// The former name of ``values(_:_:_:mode:)``, which returns bare values where `send(_:)` returns a ``/Courier/Response``.
+  /// The former name of ``values(_:_:_:mode:)``, which returns bare values where `send(_:)` returns a `Response`.
   @available(*, deprecated, renamed: "values(_:_:_:mode:)")
   public func send<First, Second, each Rest>(
     _ first: Endpoint<First>,

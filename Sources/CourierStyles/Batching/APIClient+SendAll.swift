@@ -19,7 +19,7 @@ extension APIClient {
   ///   - maxConcurrent: The most calls in flight at once; at least 1, 4 by default.
   ///   - progress: Called once before the first call and after each call finishes; see ``BatchProgress``.
   /// - Returns: One response per endpoint, in the order of `endpoints`.
-  /// - Throws: The first ``/Courier/CourierError`` to happen; a cancelled calling task throws a cancellation error.
+  /// - Throws: The first `CourierError` to happen; a cancelled calling task throws a cancellation error.
   public func sendAll<Value>(
     _ endpoints: [Endpoint<Value>],
     maxConcurrent: Int = 4,
@@ -55,7 +55,7 @@ extension APIClient {
   ///   - continueOnError: Whether a failure leaves the other calls running (`true`) or ends the batch (`false`).
   ///   - progress: Called once before the first call and after each call finishes; see ``BatchProgress``.
   /// - Returns: One result per endpoint, in the order of `endpoints`.
-  /// - Throws: With `continueOnError: false`, the first ``/Courier/CourierError`` to happen. Either way, a cancellation error
+  /// - Throws: With `continueOnError: false`, the first `CourierError` to happen. Either way, a cancellation error
   ///   when the calling task is cancelled before every call finished.
   public func sendAll<Value>(
     _ endpoints: [Endpoint<Value>],

@@ -14,7 +14,7 @@ extension APIClient {
   /// avatarView.image = try await client.image(.image("/users/7/avatar"))
   /// ```
   ///
-  /// - Throws: ``/Courier/CourierError``; ``/Courier/CourierError/Kind-swift.struct/decoding`` when the bytes are not an image.
+  /// - Throws: `CourierError`; `CourierError.Kind.decoding` when the bytes are not an image.
   public func image(_ endpoint: Endpoint<BinaryContent>) async throws -> sending UIImage {
     let content = try await value(endpoint)
     guard let image = UIImage(data: content.data) else {

@@ -59,7 +59,7 @@ extension Endpoint where Value == BinaryContent {
   }
 
   /// A `GET` for an image, sent with `Accept: image/*`; a response that is not an image fails with
-  /// ``/Courier/CourierError/Kind-swift.struct/decoding``. On Apple platforms, `BinaryContent.image` and
+  /// `CourierError.Kind.decoding`. On Apple platforms, `BinaryContent.image` and
   /// `APIClient.image(_:)` turn it into a `UIImage` or `NSImage`.
   public static func image(_ path: String) -> Endpoint {
     binary(path, accept: "image/*").decode { data, response, _ in

@@ -1,6 +1,6 @@
 import Courier
 
-/// The fluent request builder's name: an ``/Courier/Endpoint``, built by chaining modifiers.
+/// The fluent request builder's name: an `Endpoint`, built by chaining modifiers.
 ///
 /// ```swift
 /// let login = APIRequest<LoginResponse>("auth/login")
@@ -30,7 +30,7 @@ public typealias APIRequest<Value: Decodable & Sendable> = Endpoint<Value>
 
 extension Endpoint {
   /// Sends `Authorization: Basic` with an email (or user name) and a password, and marks the call as one that
-  /// carries its own credentials, so an ``/Courier/AuthInterceptor`` leaves it alone.
+  /// carries its own credentials, so an `AuthInterceptor` leaves it alone.
   ///
   /// ```swift
   /// APIRequest<LoginResponse>("auth/login").method(.post).basicAuth(email: "ada@example.com", password: secret)
@@ -40,7 +40,7 @@ extension Endpoint {
   }
 
   /// Sends `Authorization: Bearer <token>`, and marks the call as one that carries its own credentials, so an
-  /// ``/Courier/AuthInterceptor`` leaves it alone.
+  /// `AuthInterceptor` leaves it alone.
   ///
   /// ```swift
   /// APIRequest<User>("users/me").bearer(session.accessToken)

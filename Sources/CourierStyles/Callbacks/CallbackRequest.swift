@@ -13,9 +13,9 @@ import Courier
 /// ```
 ///
 /// **Which failure handler runs.** A failure runs exactly one handler: the specific one for its kind when you
-/// set it, else `onError(_:)`. In order: ``/Courier/CourierError/isCancellation`` → `onCancellation`,
-/// ``/Courier/CourierError/isTimeout`` → `onTimeout`, ``/Courier/CourierError/isNoConnection`` → `onNetworkUnavailable`,
-/// ``/Courier/CourierError/isUnauthorized`` (401, or credentials that could not be refreshed) → `onNotAuthorized`.
+/// set it, else `onError(_:)`. In order: `CourierError.isCancellation` → `onCancellation`,
+/// `CourierError.isTimeout` → `onTimeout`, `CourierError.isNoConnection` → `onNetworkUnavailable`,
+/// `CourierError.isUnauthorized` (401, or credentials that could not be refreshed) → `onNotAuthorized`.
 ///
 /// **When `onRequestStarted` runs.** Once, when the request has gone out: its body started to go out on a
 /// connection, its response began, or it has been with the transport for 0.1 s without failing. It does not run
@@ -25,8 +25,8 @@ import Courier
 /// Being offline is then reported by `onNetworkUnavailable` alone, and no spinner flashes for nothing.
 ///
 /// **Progress.** `onProgress` reports `0` with `onRequestStarted` and `1` when the response has arrived and
-/// decoded, just before `onSuccess`. For byte counts, set ``/Courier/Endpoint/onUploadProgress(_:)`` or
-/// ``/Courier/Endpoint/onDownloadProgress(_:)`` on the endpoint.
+/// decoded, just before `onSuccess`. For byte counts, set `Endpoint.onUploadProgress(_:)` or
+/// `Endpoint.onDownloadProgress(_:)` on the endpoint.
 ///
 /// **Order and isolation.** Callbacks run one after another in that order, on the main actor unless you choose
 /// another ``CallbackDelivery`` with ``callbacks(on:)``. The call waits for `onRequestStarted` before sending.
@@ -118,7 +118,7 @@ extension APIClient {
     CallbackRequest(endpoint: endpoint, client: self, delivery: .mainActor)
   }
 
-  /// Wraps a value of an ``/Courier/EndpointConvertible`` API in a ``CallbackRequest`` that decodes `type`.
+  /// Wraps a value of an `EndpointConvertible` API in a ``CallbackRequest`` that decodes `type`.
   public func call<Value: Decodable & Sendable>(
     _ target: some EndpointConvertible,
     as type: Value.Type = Value.self

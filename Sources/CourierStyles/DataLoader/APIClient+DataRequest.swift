@@ -2,7 +2,7 @@ import Courier
 import Foundation
 import HTTPTypes
 
-/// The name DataLoader-style code gives its client: an ``/Courier/APIClient``, whose
+/// The name DataLoader-style code gives its client: an `APIClient`, whose
 /// ``Courier/APIClient/dataRequest(url:method:headers:parameters:decoder:as:)`` loads `Data` or a `Decodable`.
 ///
 /// ```swift
@@ -29,7 +29,7 @@ extension APIClient {
   ///   - parameters: Query or body parameters; none by default.
   ///   - decoder: Decodes the body, instead of the client's decoder.
   ///   - type: `Data` for the raw body, or any `Decodable`.
-  /// - Throws: ``/Courier/CourierError``, with the server's error body decoded when the status is not a success.
+  /// - Throws: `CourierError`, with the server's error body decoded when the status is not a success.
   @discardableResult
   public func dataRequest<Value: Decodable & Sendable>(
     url: URL,

@@ -24,12 +24,12 @@ public struct RequestParameters: Sendable {
   /// No parameters.
   public static let none = RequestParameters()
 
-  /// A hand-written ``/Courier/Query`` in the URL.
+  /// A hand-written `Query` in the URL.
   public static func query(_ query: Query) -> RequestParameters {
     RequestParameters(urlPart: .query(query))
   }
 
-  /// The properties of a keyed `Encodable` in the URL, encoded with the client's ``/Courier/URLQueryEncoder``.
+  /// The properties of a keyed `Encodable` in the URL, encoded with the client's `URLQueryEncoder`.
   @_disfavoredOverload
   public static func query(_ parameters: some Encodable & Sendable) -> RequestParameters {
     RequestParameters(urlPart: .encodable(parameters))
@@ -40,7 +40,7 @@ public struct RequestParameters: Sendable {
     RequestParameters(urlPart: .items(items))
   }
 
-  /// A JSON body, with the client's encoder (and the type's ``/Courier/DateCodingStrategyProviding`` strategy).
+  /// A JSON body, with the client's encoder (and the type's `DateCodingStrategyProviding` strategy).
   public static func body(_ value: some Encodable & Sendable) -> RequestParameters {
     RequestParameters(payload: .json(value))
   }
@@ -51,7 +51,7 @@ public struct RequestParameters: Sendable {
     RequestParameters(payload: .form(value))
   }
 
-  /// An `application/x-www-form-urlencoded` body from a ``/Courier/Query``.
+  /// An `application/x-www-form-urlencoded` body from a `Query`.
   public static func form(_ query: Query) -> RequestParameters {
     RequestParameters(payload: .form(query))
   }

@@ -23,7 +23,7 @@ public enum LoadingState<Value: Sendable>: Sendable {
   case loading
   /// The value arrived.
   case loaded(Value)
-  /// The load failed; the error is usually a ``/Courier/CourierError``.
+  /// The load failed; the error is usually a `CourierError`.
   case failed(any Error)
 
   /// Runs `operation` and captures its outcome: `.loaded` with its value, or `.failed` with what it threw.
@@ -52,7 +52,7 @@ public enum LoadingState<Value: Sendable>: Sendable {
     return nil
   }
 
-  /// The error when failed with a ``/Courier/CourierError``.
+  /// The error when failed with a `CourierError`.
   public var courierError: CourierError? { error as? CourierError }
 
   /// Whether a load is under way.
@@ -61,7 +61,7 @@ public enum LoadingState<Value: Sendable>: Sendable {
     return false
   }
 
-  /// A message for people when failed: ``/Courier/CourierError/userMessage`` or the error's localized description.
+  /// A message for people when failed: `CourierError.userMessage` or the error's localized description.
   public var errorMessage: String? {
     guard let error else { return nil }
     return (error as? CourierError)?.userMessage ?? error.localizedDescription

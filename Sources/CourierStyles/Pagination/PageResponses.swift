@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// The pages of a paginated API as whole ``/Courier/Response`` values, fetched one request per `next()`; see
+/// The pages of a paginated API as whole `Response` values, fetched one request per `next()`; see
 /// ``Courier/APIClient/pages(of:using:)`` and ``Pages/responses``.
 ///
 /// ```swift
@@ -42,7 +42,7 @@ public struct PageResponses<Value: Decodable & Sendable>: AsyncSequence, Sendabl
 
     /// Sends the next page's request and returns its response, or `nil` after the last page or an error.
     ///
-    /// - Throws: The page's ``/Courier/CourierError``, after which the sequence ends; a cancellation error when the task is
+    /// - Throws: The page's `CourierError`, after which the sequence ends; a cancellation error when the task is
     ///   cancelled, without sending anything. When the paginator fails to find the page after a received one, the
     ///   received page is returned first and the paginator's error is thrown by the following call.
     public mutating func next() async throws -> Response<Value>? {

@@ -32,7 +32,7 @@ public struct Paginator<Value: Decodable & Sendable>: Sendable {
   /// Creates a paginator from a function that returns the next page's endpoint, or `nil` after the last page.
   ///
   /// - Parameter next: Receives the current page's response and the endpoint that fetched it. A thrown error ends
-  ///   the pages with that error (a ``/Courier/CourierError`` as it is, anything else wrapped as a decoding error).
+  ///   the pages with that error (a `CourierError` as it is, anything else wrapped as a decoding error).
   public init(
     next: @escaping @Sendable (_ response: Response<Value>, _ endpoint: Endpoint<Value>) throws -> Endpoint<Value>?
   ) {

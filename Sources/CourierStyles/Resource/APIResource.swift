@@ -51,7 +51,7 @@ extension APIResource {
   @available(*, deprecated, renamed: "endpoint")
   public var request: Endpoint<ModelType> { endpoint }
 
-  /// The endpoint this resource describes, to send as is or refine with ``/Courier/Endpoint`` modifiers.
+  /// The endpoint this resource describes, to send as is or refine with `Endpoint` modifiers.
   public var endpoint: Endpoint<ModelType> {
     var endpoint = Endpoint<ModelType>(path, method: method).queryItems(queryItems)
     endpoint.headers = headers

@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// What a call of an ``/Courier/EndpointConvertible`` API sends besides its path and method: nothing, typed parameters for
+/// What a call of an `EndpointConvertible` API sends besides its path and method: nothing, typed parameters for
 /// the body and the URL, extra headers, or raw bytes. Named after Moya's `task`, without clashing with Swift's
 /// `Task`.
 ///
@@ -26,13 +26,13 @@ import Foundation
 /// ```
 ///
 /// Body parameters are JSON by default (``BodyEncoding/json``), or a form (``BodyEncoding/form``); URL parameters
-/// are encoded with the client's ``/Courier/URLQueryEncoder`` and appended to the ``/Courier/EndpointConvertible/query``.
+/// are encoded with the client's `URLQueryEncoder` and appended to the `EndpointConvertible.query`.
 public struct EndpointTask: Sendable {
   var payload: Payload?
   var urlParameters: (any Encodable & Sendable)?
   var headers: [HTTPHeader] = []
 
-  /// A plain request: nothing beyond the path, the method and the ``/Courier/EndpointConvertible`` requirements.
+  /// A plain request: nothing beyond the path, the method and the `EndpointConvertible` requirements.
   public static let request = EndpointTask()
 
   /// Raw bytes as the body.
@@ -76,7 +76,7 @@ public struct EndpointTask: Sendable {
     EndpointTask(body: body, url: url, bodyEncoding: bodyEncoding)
   }
 
-  /// Typed parameters and extra headers, which replace the API's ``/Courier/EndpointConvertible/headers`` of the same name.
+  /// Typed parameters and extra headers, which replace the API's `EndpointConvertible.headers` of the same name.
   public static func requestParametersAndHeaders(
     body: (any Encodable & Sendable)? = nil,
     url: (any Encodable & Sendable)? = nil,
@@ -148,7 +148,7 @@ extension EndpointTask {
   public struct BodyEncoding: Sendable {
     let payload: @Sendable (any Encodable & Sendable) -> Payload
 
-    /// JSON, with the client's or the endpoint's encoder (and the type's ``/Courier/DateCodingStrategyProviding``
+    /// JSON, with the client's or the endpoint's encoder (and the type's `DateCodingStrategyProviding`
     /// strategy). The default.
     public static let json = BodyEncoding { .json($0) }
 

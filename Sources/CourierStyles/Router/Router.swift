@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// Sends the calls of an ``/Courier/EndpointConvertible`` API (an enum with a case per call) and can cancel them: one by
+/// Sends the calls of an `EndpointConvertible` API (an enum with a case per call) and can cancel them: one by
 /// its ``CallHandle``, or all at once.
 ///
 /// ```swift
@@ -17,7 +17,7 @@ import Foundation
 /// call.cancel()   // or router.cancelAll() when the screen goes away
 /// ```
 ///
-/// A cancelled call fails with a ``/Courier/CourierError`` whose ``/Courier/CourierError/isCancellation`` is true. Cancelling the
+/// A cancelled call fails with a `CourierError` whose `CourierError.isCancellation` is true. Cancelling the
 /// task that awaits a call cancels it too.
 public final class Router<API: EndpointConvertible>: Sendable {
   /// The client calls go through; its base URL (or environment) is used unless the API names one.

@@ -1,6 +1,6 @@
 import Courier
 
-/// An ``/Courier/EndpointConvertible`` API described the Moya way, with a ``task`` that carries each call's typed body and
+/// An `EndpointConvertible` API described the Moya way, with a ``task`` that carries each call's typed body and
 /// URL parameters and extra headers.
 ///
 /// ```swift
@@ -21,7 +21,7 @@ import Courier
 /// ```
 public protocol TargetType: EndpointConvertible {
   /// Typed body and URL parameters and extra headers; ``EndpointTask/request`` (nothing) by default. Applied after
-  /// ``/Courier/EndpointConvertible/query``, ``/Courier/EndpointConvertible/body`` and ``/Courier/EndpointConvertible/headers``: its URL
+  /// `EndpointConvertible.query`, `EndpointConvertible.body` and `EndpointConvertible.headers`: its URL
   /// parameters are appended, its body replaces `body`, and its headers replace those of the same name.
   var task: EndpointTask { get }
 }

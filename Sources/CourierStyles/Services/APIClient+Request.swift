@@ -26,10 +26,10 @@ extension APIClient {
   ///   - method: The method; `GET` by default.
   ///   - queryItems: Query items, sent exactly as given.
   ///   - headers: Headers, over the client's defaults.
-  ///   - body: A JSON body, encoded with the client's encoder (and its type's ``/Courier/DateCodingStrategyProviding``
+  ///   - body: A JSON body, encoded with the client's encoder (and its type's `DateCodingStrategyProviding`
   ///     strategy); none by default.
-  ///   - type: What the body decodes to: any `Decodable`, or ``/Courier/Empty``, `Data` or `String`.
-  /// - Throws: ``/Courier/CourierError``.
+  ///   - type: What the body decodes to: any `Decodable`, or `Empty`, `Data` or `String`.
+  /// - Throws: `CourierError`.
   @discardableResult
   public func request<Value: Decodable & Sendable>(
     endpoint: String,
@@ -43,7 +43,7 @@ extension APIClient {
       Endpoint<Value>.parts(endpoint, method: method, queryItems: queryItems, headers: headers, body: body))
   }
 
-  /// Sends a request described by its parts, with a hand-written ``/Courier/Query`` (`["page": 2, "tags": ["a", "b"]]`).
+  /// Sends a request described by its parts, with a hand-written `Query` (`["page": 2, "tags": ["a", "b"]]`).
   @discardableResult
   public func request<Value: Decodable & Sendable>(
     endpoint: String,
@@ -73,7 +73,7 @@ extension APIClient {
       ).headers(headers))
   }
 
-  /// Sends a request described by its parts, with a ``/Courier/Query`` and headers as `HTTPFields`.
+  /// Sends a request described by its parts, with a `Query` and headers as `HTTPFields`.
   @_disfavoredOverload
   @discardableResult
   public func request<Value: Decodable & Sendable>(

@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// The behaviour every ``/Courier/HTTPTransport`` must show under Courier, checked against misbehaving servers on 127.0.0.1.
+/// The behaviour every `HTTPTransport` must show under Courier, checked against misbehaving servers on 127.0.0.1.
 ///
 /// Courier decides HTTP's semantics itself (redirects, deadlines, authentication challenges, cookies, the
 /// classification of failed connections), so a transport is a pipe: one request in, one response out. These cases
@@ -154,7 +154,7 @@ final class ConformanceRun: Sendable {
     guard condition else { throw TransportConformanceFailure("", message()) }
   }
 
-  /// The ``/Courier/CourierError`` `body` throws; a failure when it succeeds or throws anything else.
+  /// The `CourierError` `body` throws; a failure when it succeeds or throws anything else.
   func error<Value>(_ body: () async throws -> Value) async throws -> CourierError {
     let result: Result<Value, any Error>
     do { result = .success(try await body()) } catch { result = .failure(error) }

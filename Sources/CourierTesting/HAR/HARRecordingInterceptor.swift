@@ -29,7 +29,7 @@ public final class HARRecordingInterceptor: Interceptor {
   /// - Parameters:
   ///   - fileURL: The `.har` file to write after each exchange (its folder is created); `nil` to keep the archive in
   ///     memory only and write it yourself with ``write(to:)``.
-  ///   - redaction: What to hide; by default what ``/Courier/LoggingInterceptor`` hides.
+  ///   - redaction: What to hide; by default what `LoggingInterceptor` hides.
   ///   - creator: The program named in the archive.
   public init(fileURL: URL?, redaction: HARRedaction = HARRedaction(), creator: HTTPArchive.Creator = .courier) {
     self.fileURL = fileURL
@@ -49,7 +49,7 @@ public final class HARRecordingInterceptor: Interceptor {
 
   /// Passes the request on, reads the whole response body, records the exchange and returns the response.
   ///
-  /// - Throws: What the rest of the chain throws, or ``/Courier/CourierError`` of kind `transport` when the file
+  /// - Throws: What the rest of the chain throws, or `CourierError` of kind `transport` when the file
   ///   cannot be written.
   public func intercept(
     _ request: HTTPRequest,

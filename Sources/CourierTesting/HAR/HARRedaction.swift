@@ -4,7 +4,7 @@ import HTTPTypes
 
 /// What a HAR recording hides: header values, query values and JSON or form body fields, by name.
 ///
-/// The rules and the defaults are those of ``/Courier/LoggingInterceptor``, and so is the code that applies them:
+/// The rules and the defaults are those of `LoggingInterceptor`, and so is the code that applies them:
 /// `Authorization: Bearer <redacted>`, `?token=<redacted>`, `{"password":"<redacted>"}`. Names are compared
 /// case-insensitively; a hidden value is replaced with the placeholder and its name is kept.
 ///
@@ -42,7 +42,7 @@ public struct HARRedaction: Sendable {
     self.placeholder = placeholder
   }
 
-  /// The redaction a ``/Courier/LoggingInterceptor`` with `configuration` applies, so logs and recordings hide the
+  /// The redaction a `LoggingInterceptor` with `configuration` applies, so logs and recordings hide the
   /// same things.
   public init(_ configuration: LoggingInterceptor.Configuration) {
     self.init(

@@ -17,7 +17,7 @@ import HTTPTypes
 /// last one repeats, so a recorded `POST /posts` that answered 201 twice answers 201 twice again.
 ///
 /// In ``Mode-swift.struct/strict`` mode (the default) a request that is not in the recording fails with a
-/// ``/Courier/CourierError`` of kind `transport` naming the closest recorded requests; with
+/// `CourierError` of kind `transport` naming the closest recorded requests; with
 /// ``Mode-swift.struct/fallback(to:)`` it goes to another transport instead.
 public final class HARReplayTransport: HTTPTransport {
   /// What happens to a request the recording does not have.

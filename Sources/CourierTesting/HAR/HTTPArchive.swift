@@ -24,7 +24,7 @@ public struct HTTPArchive: Codable, Sendable, Equatable {
 
   /// Reads an archive from a `.har` file.
   ///
-  /// - Throws: ``/Courier/CourierError`` of kind `decoding` when the file is not a HAR document, or the file
+  /// - Throws: `CourierError` of kind `decoding` when the file is not a HAR document, or the file
   ///   system's error.
   public init(contentsOf url: URL) throws {
     let data = try Data(contentsOf: url)

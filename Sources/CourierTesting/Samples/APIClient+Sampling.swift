@@ -2,7 +2,7 @@ import Courier
 import Foundation
 
 extension APIClient {
-  /// A client in sample mode: every call is answered with its endpoint's ``/Courier/SampleResponse``, at once or after a
+  /// A client in sample mode: every call is answered with its endpoint's `SampleResponse`, at once or after a
   /// delay, and nothing reaches the network.
   ///
   /// ```swift

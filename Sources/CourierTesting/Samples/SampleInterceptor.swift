@@ -2,10 +2,10 @@ import Courier
 import Foundation
 import HTTPTypes
 
-/// Sample mode: answers every call whose endpoint declares a ``/Courier/SampleResponse`` with that sample, at once or after
+/// Sample mode: answers every call whose endpoint declares a `SampleResponse` with that sample, at once or after
 /// a delay, without sending anything.
 ///
-/// Samples are declared with the endpoints (``/Courier/Endpoint/sample(_:)``, ``/Courier/EndpointConvertible/sample``), so a
+/// Samples are declared with the endpoints (`Endpoint.sample(_:)`, `EndpointConvertible.sample`), so a
 /// preview, a demo build or a UI test runs the app's real networking code against them. The easiest way in is
 /// ``Courier/APIClient/sampling(baseURL:timing:clock:stubs:_:)``; to add sample mode to a client you configure yourself, put
 /// the interceptor last, closest to the transport, so authentication, retry and logging still run around it:
@@ -35,7 +35,7 @@ public struct SampleInterceptor: Interceptor {
   public struct Missing: Sendable, Hashable {
     let passesThrough: Bool
 
-    /// The call fails with a ``/Courier/CourierError`` of kind `transport` that names the endpoint.
+    /// The call fails with a `CourierError` of kind `transport` that names the endpoint.
     public static let fail = Missing(passesThrough: false)
     /// The call goes on to the rest of the chain and the transport, e.g. a ``StubTransport``.
     public static let passThrough = Missing(passesThrough: true)

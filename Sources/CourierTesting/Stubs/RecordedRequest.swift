@@ -64,7 +64,7 @@ public struct RecordedRequest: Sendable {
   /// - Parameters:
   ///   - type: The type to decode.
   ///   - decoder: The decoder; by default one with ISO 8601 dates, like the client's default encoder.
-  /// - Throws: `DecodingError`, or ``/Courier/CourierError`` when there is no body.
+  /// - Throws: `DecodingError`, or `CourierError` when there is no body.
   public func decodeBody<T: Decodable>(as type: T.Type = T.self, decoder: JSONDecoder? = nil) throws -> T {
     guard let body else { throw CourierError(.decoding, "The request \(method) \(path) has no body") }
     let jsonDecoder = decoder ?? JSONDecoder()

@@ -7,22 +7,22 @@ import FoundationNetworking
 #endif
 
 extension StubResponse {
-  /// The request times out: a ``/Courier/CourierError`` of kind `timeout`, which the retry interceptor retries.
+  /// The request times out: a `CourierError` of kind `timeout`, which the retry interceptor retries.
   public static var timeout: StubResponse {
     .failure(.timeout, "The request timed out (stubbed)")
   }
 
-  /// The host cannot be reached: a ``/Courier/CourierError`` of kind `noConnection`, as when the device is offline.
+  /// The host cannot be reached: a `CourierError` of kind `noConnection`, as when the device is offline.
   public static var noConnection: StubResponse {
     .failure(.noConnection, "The host could not be reached (stubbed)")
   }
 
-  /// The connection drops mid-request: a ``/Courier/CourierError`` of kind `connectionLost`.
+  /// The connection drops mid-request: a `CourierError` of kind `connectionLost`.
   public static var connectionLost: StubResponse {
     .failure(.connectionLost, "The connection was lost (stubbed)")
   }
 
-  /// A ``/Courier/CourierError`` of `kind` carrying the request, as a real transport throws it.
+  /// A `CourierError` of `kind` carrying the request, as a real transport throws it.
   public static func failure(_ kind: CourierError.Kind, _ detail: String) -> StubResponse {
     StubResponse(.failure { request in CourierError(kind, detail, request: request) })
   }

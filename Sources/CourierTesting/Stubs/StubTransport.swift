@@ -19,7 +19,7 @@ import HTTPTypes
 /// ```
 ///
 /// **Matching.** The most recently added stub that matches a request answers it, so a test can add a stub that
-/// overrides a general one made in a fixture. A request that no stub matches fails with a ``/Courier/CourierError`` of kind
+/// overrides a general one made in a fixture. A request that no stub matches fails with a `CourierError` of kind
 /// `transport` whose detail lists the closest stubs and how the request differs from each
 /// (``UnmatchedRequestError``); it is recorded too, in ``requests`` and ``unmatchedRequests``.
 ///
@@ -27,7 +27,7 @@ import HTTPTypes
 /// without waiting. Cancelling the calling task ends a delay at once.
 ///
 /// **Failures.** ``StubResponse/timeout``, ``StubResponse/noConnection`` and ``StubResponse/connectionLost`` throw
-/// ``/Courier/CourierError``s of those kinds; ``StubResponse/urlError(_:)`` throws a `URLError` for the client to classify.
+/// `CourierError`s of those kinds; ``StubResponse/urlError(_:)`` throws a `URLError` for the client to classify.
 public final class StubTransport: HTTPTransport {
   struct Entry: Sendable {
     var stub: Stub

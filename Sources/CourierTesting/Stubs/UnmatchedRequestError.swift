@@ -4,7 +4,7 @@ import HTTPTypes
 
 /// The failure of a request that no stub matches: the request, and the stubs that came closest with how they differ.
 ///
-/// ``StubTransport`` throws it wrapped in a ``/Courier/CourierError`` of kind `transport` (as its `underlyingError`, and with
+/// ``StubTransport`` throws it wrapped in a `CourierError` of kind `transport` (as its `underlyingError`, and with
 /// the same text as its `detail`), so the test that made the call fails with a message like:
 ///
 /// ```text

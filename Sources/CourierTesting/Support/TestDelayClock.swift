@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// A ``/Courier/DelayClock`` for tests: every sleep returns at once and is recorded, and ``now`` moves forward by the time
+/// A `DelayClock` for tests: every sleep returns at once and is recorded, and ``now`` moves forward by the time
 /// slept, so retries, `Retry-After` and stub delays run instantly but still add up.
 ///
 /// ```swift
