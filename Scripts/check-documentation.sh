@@ -31,7 +31,9 @@ import json, os, sys
 archive, targets = sys.argv[1], sys.argv[2:]
 failed = False
 for target in targets:
-    page = json.load(open(os.path.join(archive, target + ".doccarchive", "data", "documentation", target.lower() + ".json")))
+    # One target is written to the output path itself, several to one archive each inside it.
+    root = os.path.join(archive, target + ".doccarchive") if len(targets) > 1 else archive
+    page = json.load(open(os.path.join(root, "data", "documentation", target.lower() + ".json")))
     uncurated = [
         identifier.rsplit("/", 1)[-1]
         for section in page.get("topicSections", [])

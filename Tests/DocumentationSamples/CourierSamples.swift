@@ -241,6 +241,17 @@ enum TransfersSamples {
   }
 }
 
+enum HTTPCacheSamples {
+  /// A cache with the offline fallback.
+  static func cache(api: URL) async throws {
+    let client = APIClient(baseURL: api) {
+      $0.interceptors = [CacheInterceptor(store: InMemoryCacheStore(), policy: .offlineFallback)]
+    }
+    let feed = try await client.send(Endpoint<Feed>.get("/feed"))
+    print(feed.cacheStatus ?? .miss)
+  }
+}
+
 enum ObservabilitySamples {
   /// Tracing and metrics.
   static func interceptors(api: URL) async throws {

@@ -200,7 +200,13 @@ extension CacheCall {
     let code = response.status.code
     guard code >= 200, code != 206, code != 304 else { return nil }
     let responseControl = CacheControl(response.headerFields)
-    guard !responseControl.noStore, !requestControl(request).noStore else { return nil }
+    if responseControl.mustUnderstand {
+      // RFC 9111 §5.2.2.3: only a cache that implements the status's caching rules stores it, despite `no-store`.
+      guard understoodStatuses.contains(code) else { return nil }
+    } else if responseControl.noStore {
+      return nil
+    }
+    guard !requestControl(request).noStore else { return nil }
     let lifetime = Freshness.lifetime(of: response, receivedAt: Date())
     let explicit = responseControl.maxAge != nil || response.headerFields[.expires] != nil
     let validators = response.headerFields[.eTag] != nil || response.headerFields[.lastModified] != nil
@@ -214,6 +220,11 @@ extension CacheCall {
     }
     return variant
   }
+
+  /// The final statuses whose caching rules Courier implements (for `must-understand`): those RFC 9110 defines,
+  /// except 206, whose partial content the cache does not store, and 304, which updates a stored response.
+  static let understoodStatuses: Set<Int> = Set(200...205).union(300...303).union([305, 307, 308])
+    .union(400...417).union([421, 422, 426]).union(500...505)
 
   static func varyNames(_ response: HTTPResponse) -> [String] {
     response.headerFields[values: .vary].flatMap { $0.split(separator: ",") }

@@ -30,6 +30,9 @@ struct CacheControl: Sendable, Hashable {
   var staleWhileRevalidate: TimeInterval?
   /// `stale-if-error=N` (RFC 5861).
   var staleIfError: TimeInterval?
+  /// `must-understand` (RFC 9111 §5.2.2.3): store only if the cache implements the status code's caching rules,
+  /// and then despite `no-store`.
+  var mustUnderstand = false
 
   /// No directives.
   init() {}
@@ -90,6 +93,7 @@ struct CacheControl: Sendable, Hashable {
     case .onlyIfCached: onlyIfCached = true
     case .staleWhileRevalidate: staleWhileRevalidate = seconds ?? staleWhileRevalidate
     case .staleIfError: staleIfError = seconds ?? staleIfError
+    case .mustUnderstand: mustUnderstand = true
     }
   }
 
@@ -129,7 +133,7 @@ struct CacheControl: Sendable, Hashable {
   /// The directives Courier understands, named case-insensitively.
   private enum Directive: CaseIterable {
     case maxAge, sharedMaxAge, maxStale, minFresh, noCache, noStore, mustRevalidate, isPrivate, isPublic
-    case immutable, onlyIfCached, staleWhileRevalidate, staleIfError
+    case immutable, onlyIfCached, staleWhileRevalidate, staleIfError, mustUnderstand
 
     static let names: [(name: [UInt8], directive: Directive)] =
       ([
@@ -139,6 +143,7 @@ struct CacheControl: Sendable, Hashable {
         ("proxy-revalidate", .mustRevalidate), ("private", .isPrivate), ("public", .isPublic),
         ("immutable", .immutable), ("only-if-cached", .onlyIfCached),
         ("stale-while-revalidate", .staleWhileRevalidate), ("stale-if-error", .staleIfError),
+        ("must-understand", .mustUnderstand),
       ] as [(String, Directive)]).map { (Array($0.0.utf8), $0.1) }
 
     init?(_ name: UnsafeBufferPointer<UInt8>) {

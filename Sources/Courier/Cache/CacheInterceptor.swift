@@ -57,6 +57,9 @@ public struct CacheInterceptor: Interceptor {
     next: Next
   ) async throws -> (HTTPResponse, HTTPBody) {
     if context[IncrementalBodyKey.self] { return try await next(request, body, context) }
+    // A range request goes to the origin (RFC 9111 §3.4 allows forwarding it): a stored complete response is never
+    // served for a part, and the 206 that answers it is not stored.
+    if request.headerFields[.range] != nil { return try await next(request, body, context) }
     guard request.method == .get || request.method == .head else {
       let result = try await next(request, body, context)
       if ![.options, .trace].contains(request.method) { await invalidate(after: request, response: result.0) }

@@ -169,3 +169,90 @@ import Testing
     #expect(other.cacheStatus == .miss)
   }
 }
+
+/// `must-understand` (RFC 9111 §5.2.2.3) with statuses the cache does and does not understand.
+@Suite struct MustUnderstandTests {
+  @Test(arguments: [200, 404, 301])
+  func anUnderstoodStatusIsStoredDespiteNoStore(code: Int) async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { _, _ in
+      reply(HTTPResponse.Status(code: code), ["Cache-Control": "max-age=60, must-understand, no-store"])
+    }
+    let client = origin.client()
+    _ = try? await client.send(Endpoint<String>.get("/a").expect(.any))
+    let second = try await client.send(Endpoint<String>.get("/a").expect(.any))
+    #expect(second.cacheStatus == .hit, "\(code)")
+    #expect(origin.hits == 1)
+  }
+
+  @Test(arguments: [299, 599, 206])
+  func anUnknownStatusIsNotStored(code: Int) async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { _, _ in
+      reply(HTTPResponse.Status(code: code), ["Cache-Control": "max-age=60, must-understand"])
+    }
+    let client = origin.client()
+    _ = try? await client.send(Endpoint<String>.get("/a").expect(.any))
+    _ = try? await client.send(Endpoint<String>.get("/a").expect(.any))
+    #expect(origin.hits == 2, "\(code)")
+  }
+
+  @Test func withoutMustUnderstandNoStoreStillWins() async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Cache-Control": "max-age=60, no-store"]) }
+    let client = origin.client()
+    try await client.send(Endpoint<String>.get("/a"))
+    try await client.send(Endpoint<String>.get("/a"))
+    #expect(origin.hits == 2)
+  }
+
+  @Test func aRequestsNoStoreStillWins() async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Cache-Control": "max-age=60, must-understand"]) }
+    let client = origin.client()
+    try await client.send(Endpoint<String>.get("/a").header("Cache-Control", "no-store"))
+    try await client.send(Endpoint<String>.get("/a"))
+    #expect(origin.hits == 2)
+  }
+}
+
+/// Courier's choice where RFC 9111 §4 allows it: a POST response is never stored, even with explicit freshness and a
+/// `Content-Location` naming the request URI, so a later GET always gets the resource's own representation.
+@Suite struct PostResponseTests {
+  @Test func aFreshPostResponseWithContentLocationIsNotReusedForAGET() async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { request, _ in
+      request.method == .post
+        ? reply(.ok, ["Cache-Control": "max-age=600", "Content-Location": "/a"], "from POST")
+        : reply(.ok, ["Cache-Control": "max-age=600"], "from GET")
+    }
+    let client = origin.client()
+    try await client.send(Endpoint<String>.post("/a"))
+    let get = try await client.send(Endpoint<String>.get("/a"))
+    #expect(get.cacheStatus == .miss)
+    #expect(get.value == "from GET")
+    #expect(origin.hits == 2)
+  }
+}
+
+/// Range requests are forwarded: a stored 200 is never served for a part, and a 206 is never served as complete.
+@Suite struct RangeRequestTests {
+  @Test func aRangeRequestGoesToTheOriginAndItsPartIsNotStored() async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { request, _ in
+      if request.headerFields[.range] != nil {
+        return reply(.partialContent, ["Cache-Control": "max-age=600", "Content-Range": "bytes 0-1/10"], "v1")
+      }
+      return reply(.ok, ["Cache-Control": "max-age=600"], "v1v1v1v1v1")
+    }
+    let client = origin.client()
+    try await client.send(Endpoint<String>.get("/a"))
+    let part = try await client.send(Endpoint<String>.get("/a").header("Range", "bytes=0-1").expect(.partialContent))
+    #expect(part.status == .partialContent)
+    #expect(part.value == "v1")
+    #expect(origin.hits == 2, "the range went to the origin, not to the stored 200")
+    let whole = try await client.send(Endpoint<String>.get("/a"))
+    #expect(whole.cacheStatus == .hit)
+    #expect(whole.value == "v1v1v1v1v1", "the 206 did not replace the complete response")
+  }
+}
