@@ -212,6 +212,14 @@ let package = Package(
       path: "Tests/CourierCacheWriter",
       swiftSettings: swiftSettings
     ),
+    // libFuzzer targets for the parsers and encoders (Fuzz/run.sh builds it with -sanitize=fuzzer,address; a normal
+    // build makes a replayer of crash inputs).
+    .executableTarget(
+      name: "CourierFuzz",
+      dependencies: ["Courier", "CourierStyles", .product(name: "HTTPTypes", package: "swift-http-types")],
+      path: "Fuzz/CourierFuzz",
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "CourierSQLiteCacheTests",
       dependencies: ["Courier", "CourierSQLiteCache", "CourierCacheWriter", "CourierTestSupport"],

@@ -87,7 +87,7 @@ struct PublisherTests {
       }
     ) { client, _ in
       let delivered = Synchronized<[String]>([])
-      let cancellable = client.publisher(for: Endpoint<Courier.Empty>.get("/slow", query: ["ms": 5_000]))
+      let cancellable = client.publisher(for: Endpoint<Courier.Empty>.get("/slow", query: ["ms": 30_000]))
         .sink { completion in
           delivered.withLock { $0.append("completion \(completion)") }
         } receiveValue: { _ in
@@ -98,10 +98,11 @@ struct PublisherTests {
 
       let stopwatch = Stopwatch()
       cancellable.cancel()
-      while finished.withLock({ $0.isEmpty }), stopwatch.elapsed < 8 {
+      while finished.withLock({ $0.isEmpty }), stopwatch.elapsed < 40 {
         try await pause(milliseconds: 10)
       }
-      #expect(stopwatch.elapsed < 4.5, "the call ended soon after the cancellation, not after the server's 5 s")
+      // Far below the server's 30 s, with room for a test process starved by hundreds of parallel tests.
+      #expect(stopwatch.elapsed < 20, "the call ended soon after the cancellation, not after the server's 30 s")
       let errors = finished.withLock { $0 }
       #expect(errors.count == 1)
       #expect(errors.first??.isCancellation == true)
