@@ -4,46 +4,45 @@ import CourierTesting
 import Foundation
 import Testing
 
-// The complete example of the "Testing code that uses Courier" article, kept compiling and passing here.
+// The "Testing code that uses Courier" article's code, copied as it appears there (DocumentationSampleTests checks
+// that every sample is found here), compiled and run.
 
-private struct ArticlePost: Codable, Sendable, Equatable {
+struct Note: Codable, Sendable, Equatable {
   var id: Int
   var title: String
 }
 
-private struct ArticleNewPost: Codable, Sendable, Equatable {
+struct NewNote: Codable, Sendable, Equatable {
   var title: String
 }
 
-private struct APIErrorBody: ServerErrorResponse, Encodable {
+struct APIErrorBody: ServerErrorResponse, Encodable {
   var error: String
   var errorMessage: String? { error }
 }
 
-extension Endpoint where Value == [ArticlePost] {
-  fileprivate static var featured: Endpoint {
-    .get("/posts/featured").sample(.json([ArticlePost(id: 1, title: "Welcome")]))
+extension Endpoint where Value == [Note] {
+  static var notes: Endpoint { .get("/notes") }
+}
+
+extension Endpoint where Value == Note {
+  static func note(id: Int) -> Endpoint { .get("/notes/\(id)") }
+  static func create(_ note: NewNote) -> Endpoint {
+    .post("/notes", body: note).expect(.created).idempotencyKey()
   }
 }
 
-extension Endpoint where Value == ArticlePost {
-  fileprivate static func post(id: Int) -> Endpoint { .get("/posts/\(id)") }
-  fileprivate static func create(_ post: ArticleNewPost) -> Endpoint {
-    .post("/posts", body: post).expect(.created).idempotencyKey()
-  }
-}
-
-private final class PostStore: Sendable {
+final class NoteStore: Sendable {
   let client: APIClient
   init(client: APIClient) { self.client = client }
 
-  func publish(_ title: String) async throws -> ArticlePost {
-    try await client.value(.create(ArticleNewPost(title: title)))
+  func publish(_ title: String) async throws -> Note {
+    try await client.value(.create(NewNote(title: title)))
   }
 
   func title(of id: Int) async -> String {
     do {
-      return try await client.value(.post(id: id)).title
+      return try await client.value(.note(id: id)).title
     } catch let error as CourierError {
       return error.userMessage
     } catch {
@@ -52,11 +51,11 @@ private final class PostStore: Sendable {
   }
 }
 
-@Suite struct TestingArticleTests {
+@Suite struct NoteStoreTests {
   let baseURL = URL(string: "https://api.example.test/v1")!
 
-  fileprivate func store(_ transport: StubTransport) -> PostStore {
-    PostStore(
+  func store(_ transport: StubTransport) -> NoteStore {
+    NoteStore(
       client: .testing(baseURL: baseURL, transport: transport) { configuration in
         configuration.serverErrorType = APIErrorBody.self
         configuration.interceptors = [RetryInterceptor(clock: TestDelayClock())]
@@ -65,62 +64,93 @@ private final class PostStore: Sendable {
 
   @Test func publishingSendsTheTitleOnce() async throws {
     let transport = StubTransport(
-      .post("/posts").header("Idempotency-Key").reply(.json(ArticlePost(id: 7, title: "Hello"), status: .created))
+      .post("/notes").header("Idempotency-Key").reply(.json(Note(id: 7, title: "Hello"), status: .created))
     )
-    let post = try await store(transport).publish("Hello")
+    let note = try await store(transport).publish("Hello")
 
-    #expect(post == ArticlePost(id: 7, title: "Hello"))
+    #expect(note == Note(id: 7, title: "Hello"))
     let sent = try #require(transport.requests.first)
-    #expect(sent.path == "/v1/posts")
-    #expect(try sent.decodeBody(as: ArticleNewPost.self) == ArticleNewPost(title: "Hello"))
+    #expect(sent.path == "/v1/notes")
+    #expect(try sent.decodeBody(as: NewNote.self) == NewNote(title: "Hello"))
   }
 
   @Test func aBusyServerIsRetried() async throws {
     let transport = StubTransport(
-      .post("/posts").reply(
+      .post("/notes").reply(
         .status(.serviceUnavailable, headerFields: [.retryAfter: "2"]),
         .timeout,
-        .json(ArticlePost(id: 8, title: "Again"), status: .created))
+        .json(Note(id: 8, title: "Again"), status: .created))
     )
-    let post = try await store(transport).publish("Again")
+    let note = try await store(transport).publish("Again")
 
-    #expect(post.id == 8)
+    #expect(note.id == 8)
     #expect(transport.requests.count == 3)
   }
 
-  @Test func aMissingPostShowsTheServersMessage() async {
+  @Test func aMissingNoteShowsTheServersMessage() async {
     let transport = StubTransport(
-      .get("/posts/:id").reply(.json(APIErrorBody(error: "That post was deleted."), status: .notFound))
+      .get("/notes/:id").reply(.json(APIErrorBody(error: "That note was deleted."), status: .notFound))
     )
-    #expect(await store(transport).title(of: 3) == "That post was deleted.")
+    #expect(await store(transport).title(of: 3) == "That note was deleted.")
   }
 
   @Test func titlesComeFromTheServer() async {
     let transport = StubTransport(
-      .get("/posts/:id").reply { request in
-        .json(ArticlePost(id: Int(request.pathParameters["id"]!)!, title: "Post \(request.pathParameters["id"]!)"))
+      .get("/notes/:id").reply { request in
+        .json(Note(id: Int(request.pathParameters["id"]!)!, title: "Note \(request.pathParameters["id"]!)"))
       }
     )
-    #expect(await store(transport).title(of: 4) == "Post 4")
+    #expect(await store(transport).title(of: 4) == "Note 4")
+  }
+}
+
+extension Endpoint where Value == [Note] {
+  static var featured: Endpoint {
+    .get("/notes/featured").sample(.json([Note(id: 1, title: "Welcome")]))
+  }
+}
+
+/// The article's other samples, and checks of what its text says.
+@Suite struct TestingArticleTests {
+  let baseURL = URL(string: "https://api.example.test/v1")!
+
+  /// The sample-mode snippet, run with a clock that skips its half-second delay.
+  @Test func samplesForPreviews() async throws {
+    try await Self.sampling()
+  }
+
+  static func sampling() async throws {
+    let client = APIClient.sampling(timing: .delayed(seconds: 0.5))
+    let notes = try await client.value(.featured)  // [Note(id: 1, title: "Welcome")]
+    #expect(notes == [Note(id: 1, title: "Welcome")])
+  }
+
+  /// The record-and-replay snippet, compiled; `recordThenReplay` runs its shape against the demo API.
+  static func recordAndReplay(fixtures: URL, devServerURL: URL) async throws {
+    // Once, against a development server:
+    let recorder = HARRecordingInterceptor(fileURL: fixtures.appendingPathComponent("notes.har"))
+    let live = APIClient(baseURL: devServerURL) { $0.interceptors = [recorder] }
+    _ = try await NoteStore(client: live).publish("Recorded")
+
+    // In tests:
+    let replay = try HARReplayTransport(contentsOf: fixtures.appendingPathComponent("notes.har"))
+    let client = APIClient(baseURL: devServerURL) { $0.transport = replay }
+    let note = try await NoteStore(client: client).publish("Recorded")
+    _ = note
   }
 
   @Test func theUnmatchedMessageIsTheArticles() async {
-    let transport = StubTransport(.post("/posts").header("Idempotency-Key").reply(.status(.created)))
+    let transport = StubTransport(.post("/notes").header("Idempotency-Key").reply(.status(.created)))
     let client = APIClient.testing(baseURL: baseURL, transport: transport)
     let error = await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Empty>.post("/posts", body: ArticleNewPost(title: "Hello")))
+      try await client.send(Endpoint<Empty>.post("/notes", body: NewNote(title: "Hello")))
     }
     #expect(
       error?.detail == """
-        No stub matches POST https://api.example.test/v1/posts (body: {"title":"Hello"})
+        No stub matches POST https://api.example.test/v1/notes (body: {"title":"Hello"})
         The closest stub:
-          1. POST /posts [Idempotency-Key] — the header Idempotency-Key is missing
+          1. POST /notes [Idempotency-Key] — the header Idempotency-Key is missing
         """)
-  }
-
-  @Test func samplesForPreviews() async throws {
-    let client = APIClient.sampling(timing: .delayed(seconds: 0.5), clock: TestDelayClock())
-    #expect(try await client.value(.featured) == [ArticlePost(id: 1, title: "Welcome")])
   }
 
   @Test func recordThenReplay() async throws {
@@ -129,7 +159,7 @@ private final class PostStore: Sendable {
     try await withDemoServer { devServerURL in
       let recorder = HARRecordingInterceptor(fileURL: fixtures.appendingPathComponent("posts.har"))
       let live = APIClient(baseURL: devServerURL) { $0.interceptors = [recorder] }
-      // The demo API's posts also need a body, so this sends its shape of the article's call.
+      // The demo API has posts, not notes, and they also need a body: this sends its shape of the article's call.
       let create = Endpoint<Post>.post("/posts", body: NewPost(title: "Recorded", body: "Hi")).expect(.created)
         .idempotencyKey()
       let recorded = try await live.value(create)

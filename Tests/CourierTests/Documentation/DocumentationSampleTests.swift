@@ -42,12 +42,17 @@ import Testing
       .filter { !$0.isWhitespace }
   }
 
+  /// Where the samples are compiled: the `DocumentationSamples` target, and the testing article's tests, which run
+  /// its samples as well.
+  static let sampleFolders = ["Tests/DocumentationSamples", "Tests/CourierTestingTests/Article"]
+
   static func compiledSamples() throws -> String {
-    let folder = root.appendingPathComponent("Tests/DocumentationSamples")
-    return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-      .filter { $0.hasSuffix(".swift") }
-      .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
-      .map(normalized).joined()
+    try sampleFolders.map { root.appendingPathComponent($0) }.flatMap { folder in
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        .filter { $0.hasSuffix(".swift") }
+        .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+    }
+    .map(normalized).joined(separator: "\n")
   }
 
   @Test func everySampleIsCompiled() throws {
@@ -60,7 +65,7 @@ import Testing
         let found = compiled.contains(Self.normalized(block))
         #expect(
           found,
-          "Sample \(index + 1) of \(document) is not in Tests/DocumentationSamples:\n\(block)")
+          "Sample \(index + 1) of \(document) is not compiled in \(Self.sampleFolders):\n\(block)")
       }
     }
     #expect(count >= 40)
