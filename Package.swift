@@ -222,7 +222,10 @@ let package = Package(
     ),
     .testTarget(
       name: "CourierSQLiteCacheTests",
-      dependencies: ["Courier", "CourierSQLiteCache", "CourierCacheWriter", "CourierTestSupport"],
+      dependencies: [
+        "Courier", "CourierSQLiteCache", "CourierCacheWriter", "CourierTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -19,10 +19,10 @@ fi
 
 if [[ $MODE == quick ]]; then
   SEQ_URLSESSION=3000 SEQ_AHC=10000 CONC_URLSESSION=6000 CONC_AHC=20000
-  LARGE_MIB=256 QUERY_COUNT=20000 CACHE_COUNT=20000 ROUNDS=2
+  LARGE_MIB=256 QUERY_COUNT=20000 CACHE_COUNT=20000 ROUNDS=2 EVICTION_WRITES=1000
 else
   SEQ_URLSESSION=10000 SEQ_AHC=40000 CONC_URLSESSION=20000 CONC_AHC=80000
-  LARGE_MIB=1024 QUERY_COUNT=100000 CACHE_COUNT=100000 ROUNDS=3
+  LARGE_MIB=1024 QUERY_COUNT=100000 CACHE_COUNT=100000 ROUNDS=3 EVICTION_WRITES=5000
 fi
 CONCURRENCY=64
 LARGE_BYTES=$((LARGE_MIB * 1024 * 1024))
@@ -47,7 +47,36 @@ WORK="$(mktemp -d "$PARENT/courier-bench.XXXXXX")"
 NGINX_PID=""
 cleanup() {
   if [[ -n "$NGINX_PID" ]] && kill -0 "$NGINX_PID" 2>/dev/null; then
-    kill -QUIT "$NGINX_PID" 2>/dev/null || true
+    echo "Cache stores at 100,000 entries…"
+# A store filled to its byte limit with 100,000 1 KiB entries; every timed write evicts the least recently used one.
+# The SQLite store is filled once (untimed) and each run works on a copy of that file.
+EVICTION_ENTRIES=100000
+EVICTION_ROWS=()
+"$BIN" eviction sqlite --metric hits --entries "$EVICTION_ENTRIES" --count 1 --database "$WORK/eviction.sqlite" >/dev/null
+for store in memory sqlite; do
+  for metric in writes hits; do
+    best=0
+    count=$EVICTION_WRITES
+    [[ $metric == hits ]] && count=$((EVICTION_WRITES * 10))
+    for ((round = 1; round <= ROUNDS; round++)); do
+      extra=()
+      if [[ $store == sqlite ]]; then
+        cp "$WORK/eviction.sqlite" "$WORK/eviction-run.sqlite"
+        rm -f "$WORK/eviction-run.sqlite-wal" "$WORK/eviction-run.sqlite-shm"
+        extra=(--database "$WORK/eviction-run.sqlite")
+      fi
+      read -r value unit _ <<<"$(run eviction "$store" --metric "$metric" --entries "$EVICTION_ENTRIES" \
+        --count "$count" "${extra[@]}")"
+      printf '  %-22s %-8s round %d: %12.1f %s\n' "eviction-$store" "$metric" "$round" "$value" "$unit"
+      best=$(awk -v a="$best" -v b="$value" 'BEGIN { print (b > a ? b : a) }')
+    done
+    EVICTION_ROWS+=("$(awk -v s="$store" -v m="$metric" -v b="$best" -v u="$unit" \
+      'BEGIN { printf "| %s | %s | %.0f %s | %.1f µs |", s, m, b, u, 1e6 / b }')")
+  done
+done
+rm -f "$WORK"/eviction*.sqlite*
+
+kill -QUIT "$NGINX_PID" 2>/dev/null || true
     wait "$NGINX_PID" 2>/dev/null || true
   fi
   rm -rf "$WORK"
@@ -281,6 +310,17 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo "(with its \`Age\`), which is the cache's own cost. The *decoded* rows add JSON decoding into a struct, and"
   echo "\`JSONDecoder\` alone decodes this document $(printf '%.0f' "$DECODE_BEST") times a second here (best of $ROUNDS), so no"
   echo "decoded call, cached or not, can go faster than that."
+  echo
+  echo "## Cache stores at 100,000 entries"
+  echo
+  echo "\`InMemoryCacheStore\` and \`SQLiteCacheStore\` filled to their byte limit with $EVICTION_ENTRIES entries of 1 KiB"
+  echo "(the fill is not timed). *writes*: $EVICTION_WRITES further \`store(_:)\` calls, each evicting the least"
+  echo "recently used entry; *hits*: $((EVICTION_WRITES * 10)) \`entries(for:)\` lookups of random stored keys. Best of"
+  echo "$ROUNDS runs; the time column is per operation."
+  echo
+  echo "| Store | Operation | Rate | Time |"
+  echo "|---|---|---:|---:|"
+  printf '%s\n' "${EVICTION_ROWS[@]}"
   echo
   echo "## Ratios"
   echo

@@ -164,9 +164,7 @@ public final class SQLiteCacheStore: CacheStore {
 
   /// The bytes stored in complete entries.
   public func totalBytes() async throws -> Int {
-    try await pool.read { db in
-      try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry WHERE complete = 1") ?? 0
-    }
+    try await pool.read { db in try Schema.totalBytes(in: db) }
   }
 
   /// The number of complete entries.
@@ -184,14 +182,21 @@ public final class SQLiteCacheStore: CacheStore {
   }
 
   /// Deletes least recently used complete entries until the total is within the limit.
+  ///
+  /// The total is a running sum kept by triggers, and victims are read from the `last_access` index one at a time,
+  /// so a write that evicts one entry costs a few index steps however many entries are stored.
   private func evict(in db: Database) throws {
-    var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry WHERE complete = 1") ?? 0
+    var total = try Schema.totalBytes(in: db)
     guard total > byteLimit else { return }
-    let victims = try Row.fetchAll(db, sql: "SELECT id, size FROM entry WHERE complete = 1 ORDER BY last_access, id")
-    for victim in victims where total > byteLimit {
-      try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [victim["id"] as Int64])
-      total -= victim["size"] as Int
+    var victims: [Int64] = []
+    let oldest = try Row.fetchCursor(
+      db.cachedStatement(sql: "SELECT id, size FROM entry WHERE complete = 1 ORDER BY last_access, id"))
+    while total > byteLimit, let victim = try oldest.next() {
+      victims.append(victim[0])
+      total -= victim[1] as Int
     }
+    let delete = try db.cachedStatement(sql: "DELETE FROM entry WHERE id = ?")
+    for id in victims { try delete.execute(arguments: [id]) }
   }
 }
 

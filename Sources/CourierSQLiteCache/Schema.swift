@@ -31,7 +31,31 @@ enum Schema {
           data BLOB NOT NULL,
           PRIMARY KEY (entry_id, seq)
         );
+        CREATE TABLE IF NOT EXISTS totals (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          bytes INTEGER NOT NULL
+        );
+        INSERT OR IGNORE INTO totals (id, bytes)
+          VALUES (1, (SELECT COALESCE(SUM(size), 0) FROM entry WHERE complete = 1));
+        CREATE TRIGGER IF NOT EXISTS entry_bytes_insert AFTER INSERT ON entry WHEN NEW.complete = 1 BEGIN
+          UPDATE totals SET bytes = bytes + NEW.size WHERE id = 1;
+        END;
+        CREATE TRIGGER IF NOT EXISTS entry_bytes_delete AFTER DELETE ON entry WHEN OLD.complete = 1 BEGIN
+          UPDATE totals SET bytes = bytes - OLD.size WHERE id = 1;
+        END;
+        CREATE TRIGGER IF NOT EXISTS entry_bytes_update AFTER UPDATE OF size, complete ON entry BEGIN
+          UPDATE totals
+          SET bytes = bytes - (CASE WHEN OLD.complete = 1 THEN OLD.size ELSE 0 END)
+                            + (CASE WHEN NEW.complete = 1 THEN NEW.size ELSE 0 END)
+          WHERE id = 1;
+        END;
         """)
+  }
+
+  /// The bytes in complete entries, kept up to date by triggers, so reading it costs nothing however many entries
+  /// there are.
+  static func totalBytes(in db: Database) throws -> Int {
+    try Int.fetchOne(db.cachedStatement(sql: "SELECT bytes FROM totals WHERE id = 1")) ?? 0
   }
 
   static func insertHead(_ entry: CachedResponse, size: Int, in db: Database) throws -> Int64 {

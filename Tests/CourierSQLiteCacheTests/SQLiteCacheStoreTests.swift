@@ -1,6 +1,7 @@
 import Courier
 import CourierTestSupport
 import Foundation
+import GRDB
 import HTTPTypes
 import Testing
 
@@ -57,6 +58,54 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
     #expect(try await store.entries(for: "k1").count == 1)
     #expect(try await store.totalBytes() <= 35_000)
     #expect(try await store.count() == 3)
+  }
+
+  /// The running total the triggers keep equals the sum of the complete entries after every kind of change,
+  /// including a streamed write and a database written before the total existed.
+  @Test func theRunningTotalMatchesTheStoredEntries() async throws {
+    let url = temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    func summed(_ store: SQLiteCacheStore) async throws -> Int {
+      try await store.pool.read { db in
+        try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM entry WHERE complete = 1") ?? 0
+      }
+    }
+    do {
+      let store = try SQLiteCacheStore(url: url, byteLimit: 60_000, chunkSize: 4_096)
+      for index in 0..<12 { try await store.store(cached("k\(index % 7)", bytes: 3_000 + index * 500)) }
+      #expect(try await store.totalBytes() == (try await summed(store)))
+      let chunks = AsyncStream<Data> { continuation in
+        for _ in 0..<5 { continuation.yield(Data(count: 5_000)) }
+        continuation.finish()
+      }
+      try await store.store(cached("streamed", bytes: 0), bodyChunks: chunks)
+      #expect(try await store.totalBytes() == (try await summed(store)))
+      #expect(try await store.totalBytes() <= 60_000)
+      try await store.removeEntries(for: "k3")
+      _ = try await store.removeExpired(now: Date().addingTimeInterval(3_600))
+      #expect(try await store.totalBytes() == (try await summed(store)))
+      try await store.store(cached("again", bytes: 1_000))
+      try await store.pool.write { db in try db.execute(sql: "DROP TABLE totals") }
+    }
+    let reopened = try SQLiteCacheStore(url: url, byteLimit: 60_000)
+    #expect(try await reopened.totalBytes() == (try await summed(reopened)))
+    #expect(try await reopened.totalBytes() > 0)
+    try await reopened.removeAll()
+    #expect(try await reopened.totalBytes() == 0)
+  }
+
+  /// Eviction reads victims from the `last_access` index instead of sorting every entry.
+  @Test func evictionWalksTheAccessIndex() async throws {
+    let url = temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let store = try SQLiteCacheStore(url: url)
+    let plan = try await store.pool.read { db in
+      try Row.fetchAll(
+        db, sql: "EXPLAIN QUERY PLAN SELECT id, size FROM entry WHERE complete = 1 ORDER BY last_access, id"
+      ).map { $0["detail"] as String }
+    }
+    #expect(plan.contains { $0.contains("entry_access") }, "\(plan)")
+    #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
   }
 
   @Test func expiredEntriesAreCleanedUpAndRemoveAllEmptiesTheStore() async throws {

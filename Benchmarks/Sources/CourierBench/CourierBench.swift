@@ -12,6 +12,7 @@ import Foundation
 ///     courier-bench query raw|courier --count N
 ///     courier-bench cache uncached|memory|sqlite --base-url URL --count N [--body decoded|data]
 ///     courier-bench decode catalog --count N           JSONDecoder alone on the 1 KB document
+///     courier-bench eviction memory|sqlite --metric writes|hits --entries N --count N [--database PATH]
 ///
 /// Variants: urlsession-raw, urlsession-courier, ahc-raw, ahc-courier.
 @main
@@ -64,6 +65,13 @@ enum CourierBench {
       let body = try parse(CacheScenario.Body.self, (try? options.string("body")) ?? "decoded")
       try await CacheScenario.run(
         variant, body: body, baseURL: try options.url("base-url"), count: try options.int("count")
+      ).report()
+    case "eviction":
+      let variant = try parse(EvictionScenario.Variant.self, arguments[1])
+      let metric = try parse(EvictionScenario.Metric.self, try options.string("metric"))
+      try await EvictionScenario.run(
+        variant, metric: metric, entries: try options.int("entries"), count: try options.int("count"),
+        database: try? options.string("database")
       ).report()
     case "decode":
       guard arguments[1] == "catalog" else { throw BenchmarkFailure("decode catalog --count N") }

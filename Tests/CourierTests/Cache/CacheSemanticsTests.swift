@@ -469,6 +469,39 @@ import Testing
     #expect(await store.count == 3)
   }
 
+  /// Random writes, lookups and removals against a plain list kept in use order: the same entries survive.
+  @Test func evictionMatchesAReferenceLRU() async {
+    let store = InMemoryCacheStore(byteLimit: 20_000)
+    var reference: [(key: String, size: Int)] = []  // least recently used first
+    var state: UInt64 = 7
+    func random(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    for _ in 0..<3_000 {
+      let key = "k\(random(40))"
+      switch random(10) {
+      case 0..<5:
+        let stored = entry(key, bytes: 200 + random(3_000))
+        await store.store(stored)
+        reference.removeAll { $0.key == key }
+        reference.append((key, stored.size))
+        while reference.reduce(0, { $0 + $1.size }) > 20_000 { reference.removeFirst() }
+      case 5..<9:
+        let found = await store.entries(for: key)
+        let index = reference.firstIndex { $0.key == key }
+        #expect(found.count == (index == nil ? 0 : 1))
+        if let index { reference.append(reference.remove(at: index)) }
+      default:
+        await store.removeEntries(for: key)
+        reference.removeAll { $0.key == key }
+      }
+    }
+    #expect(await store.count == reference.count)
+    #expect(await store.totalBytes == reference.reduce(0) { $0 + $1.size })
+    for (key, _) in reference { #expect(await store.entries(for: key).count == 1, "\(key)") }
+  }
+
   @Test func variantsReplaceOnlyTheirOwnEntry() async {
     let store = InMemoryCacheStore()
     await store.store(entry("k", bytes: 10, variant: ["accept-language": "fr"]))
