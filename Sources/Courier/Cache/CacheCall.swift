@@ -48,12 +48,9 @@ struct CacheCall: Sendable {
     let responseControl = CacheControl(entry.response.headerFields)
     let freshness = Freshness(entry, control: responseControl, now: now)
     let mayServeStale = !responseControl.mustRevalidate && !responseControl.noCache
-    var acceptable = freshness.isFresh && !requestControl.noCache && !responseControl.noCache
-    if acceptable, !(responseControl.immutable && freshness.isFresh) {
-      if let maxAge = requestControl.maxAge, freshness.age > maxAge { acceptable = false }
+    if Self.isAcceptable(freshness, responseControl: responseControl, requestControl: requestControl) {
+      return serve(entry, status: .hit, age: freshness.age)
     }
-    if acceptable, let minFresh = requestControl.minFresh, freshness.remaining < minFresh { acceptable = false }
-    if acceptable { return serve(entry, status: .hit, age: freshness.age) }
 
     if !freshness.isFresh, mayServeStale, !requestControl.noCache {
       if let maxStale = requestControl.maxStale, freshness.staleness <= maxStale {
@@ -69,6 +66,16 @@ struct CacheCall: Sendable {
     let fallback: CachedResponse? =
       mayServeStale && (offlineFallback || errorWindow.map { freshness.staleness <= $0 } == true) ? entry : nil
     return try await revalidate(entry, fallback: fallback)
+  }
+
+  /// RFC 9111 §4.2 and §5.2.1: whether a response this fresh may be served without contacting the origin, given
+  /// its own directives and the request's `no-cache`, `max-age` and `min-fresh`.
+  static func isAcceptable(_ freshness: Freshness, responseControl: CacheControl, requestControl: CacheControl) -> Bool
+  {
+    guard freshness.isFresh, !requestControl.noCache, !responseControl.noCache else { return false }
+    if !responseControl.immutable, let maxAge = requestControl.maxAge, freshness.age > maxAge { return false }
+    if let minFresh = requestControl.minFresh, freshness.remaining < minFresh { return false }
+    return true
   }
 
   /// Starts one background revalidation per key; stale hits while it runs start none.
@@ -134,7 +141,7 @@ struct CacheCall: Sendable {
   }
 
   /// Stores the response when RFC 9111 §3 allows it, and hands it on marked as a miss.
-  private func keep(
+  func keep(
     _ response: HTTPResponse,
     _ responseBody: HTTPBody,
     requestTime: Date,
@@ -157,8 +164,9 @@ struct CacheCall: Sendable {
     return (marked, HTTPBody(data))
   }
 
-  private func storedEntry() async -> CachedResponse? {
-    var keys = [CacheInterceptor.key(for: request)]
+  /// The stored response that matches the request's `Vary` fields, under its key (or, for HEAD, GET's) or `keys`.
+  func storedEntry(keys: [String]? = nil) async -> CachedResponse? {
+    var keys = keys ?? [CacheInterceptor.key(for: request)]
     if request.method == .head { keys.append(CacheInterceptor.key(for: request, method: .get)) }
     for key in keys {
       let entries = (try? await store.entries(for: key)) ?? []
@@ -168,8 +176,7 @@ struct CacheCall: Sendable {
   }
 
   /// Hands on `entry` with an `Age` field; `age` when the caller has just computed it.
-  private func serve(_ entry: CachedResponse, status: CacheStatus, age: TimeInterval? = nil) -> (HTTPResponse, HTTPBody)
-  {
+  func serve(_ entry: CachedResponse, status: CacheStatus, age: TimeInterval? = nil) -> (HTTPResponse, HTTPBody) {
     var response = status.marking(entry.response)
     let seconds = age ?? Freshness(entry, now: now).age
     let capped = seconds.isNaN ? 0 : min(max(seconds, 0), 2_147_483_648)  // RFC 9111 §1.2.2's cap
@@ -177,7 +184,7 @@ struct CacheCall: Sendable {
     return (response, request.method == .head ? HTTPBody() : HTTPBody(entry.body))
   }
 
-  private func gatewayTimeout() -> (HTTPResponse, HTTPBody) {
+  func gatewayTimeout() -> (HTTPResponse, HTTPBody) {
     (CacheStatus.miss.marking(HTTPResponse(status: .gatewayTimeout)), HTTPBody())
   }
 }
@@ -196,9 +203,11 @@ extension CacheCall {
 
   /// The `Vary` variant to store the response under, or `nil` when RFC 9111 §3 forbids storing it (or storing it
   /// would be useless: no freshness, no validators).
-  static func storableVariant(request: HTTPRequest, response: HTTPResponse) -> [String: String]? {
+  /// A 206 is stored only as a part (`partial`), never as a complete response.
+  static func storableVariant(request: HTTPRequest, response: HTTPResponse, partial: Bool = false) -> [String: String]?
+  {
     let code = response.status.code
-    guard code >= 200, code != 206, code != 304 else { return nil }
+    guard code >= 200, code != 304, (code == 206) == partial else { return nil }
     let responseControl = CacheControl(response.headerFields)
     if responseControl.mustUnderstand {
       // RFC 9111 §5.2.2.3: only a cache that implements the status's caching rules stores it, despite `no-store`.
@@ -222,8 +231,8 @@ extension CacheCall {
   }
 
   /// The final statuses whose caching rules Courier implements (for `must-understand`): those RFC 9110 defines,
-  /// except 206, whose partial content the cache does not store, and 304, which updates a stored response.
-  static let understoodStatuses: Set<Int> = Set(200...205).union(300...303).union([305, 307, 308])
+  /// except 304, which updates a stored response.
+  static let understoodStatuses: Set<Int> = Set(200...206).union(300...303).union([305, 307, 308])
     .union(400...417).union([421, 422, 426]).union(500...505)
 
   static func varyNames(_ response: HTTPResponse) -> [String] {

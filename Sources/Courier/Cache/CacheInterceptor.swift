@@ -57,9 +57,12 @@ public struct CacheInterceptor: Interceptor {
     next: Next
   ) async throws -> (HTTPResponse, HTTPBody) {
     if context[IncrementalBodyKey.self] { return try await next(request, body, context) }
-    // A range request goes to the origin (RFC 9111 §3.4 allows forwarding it): a stored complete response is never
-    // served for a part, and the 206 that answers it is not stored.
-    if request.headerFields[.range] != nil { return try await next(request, body, context) }
+    if request.headerFields[.range] != nil {
+      // Range applies to GET only (RFC 9110 §14.2); a HEAD with one goes on as it is.
+      guard request.method == .get else { return try await next(request, body, context) }
+      let call = CacheCall(cache: self, request: request, body: body, context: context, next: next)
+      return try await call.runRange(policy: context[CachePolicyKey.self] ?? policy)
+    }
     guard request.method == .get || request.method == .head else {
       let result = try await next(request, body, context)
       if ![.options, .trace].contains(request.method) { await invalidate(after: request, response: result.0) }
@@ -74,6 +77,12 @@ public struct CacheInterceptor: Interceptor {
     let url = "\(request.scheme ?? "http")://\(request.authority ?? "")\(request.path ?? "/")"
     let method = method ?? request.method
     return method == .get ? url : "\(method.rawValue) \(url)"
+  }
+
+  /// Where the parts of `request`'s target are stored (206 responses not yet combined into a whole one). The colon
+  /// cannot appear in a method, so the key never meets the key of another request.
+  static func partialKey(for request: HTTPRequest) -> String {
+    "partial: " + key(for: request, method: .get)
   }
 
   /// RFC 9111 §4.4: a non-error response to an unsafe method invalidates the target URI and the same-origin URIs in
@@ -91,6 +100,7 @@ public struct CacheInterceptor: Interceptor {
     for target in targets {
       try? await store.removeEntries(for: target)
       try? await store.removeEntries(for: "HEAD \(target)")
+      try? await store.removeEntries(for: "partial: \(target)")
     }
   }
 

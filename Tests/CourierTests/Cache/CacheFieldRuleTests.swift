@@ -185,7 +185,7 @@ import Testing
     #expect(origin.hits == 1)
   }
 
-  @Test(arguments: [299, 599, 206])
+  @Test(arguments: [299, 599])
   func anUnknownStatusIsNotStored(code: Int) async throws {
     let clock = ManualClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
@@ -235,24 +235,160 @@ import Testing
   }
 }
 
-/// Range requests are forwarded: a stored 200 is never served for a part, and a 206 is never served as complete.
+/// Range requests (RFC 9111 §3.3, §3.4): one range is served from a stored 200 or stored parts; 206s are stored as
+/// parts and combined; a part is never served as complete.
 @Suite struct RangeRequestTests {
-  @Test func aRangeRequestGoesToTheOriginAndItsPartIsNotStored() async throws {
+  static let document = "0123456789"
+
+  /// An origin holding `document` with `etag`: a 206 for one range, else a 200.
+  func origin(
+    clock: ManualClock,
+    etag: @escaping @Sendable (Int) -> String = { _ in #""v1""# },
+    cacheControl: String = "max-age=600"
+  ) -> FakeOrigin {
+    FakeOrigin(clock: clock) { request, count in
+      let headers = ["Cache-Control": cacheControl, "ETag": etag(count)]
+      guard let field = request.headerFields[.range], let wanted = ByteRangeRequest([field]),
+        let range = wanted.resolved(length: Self.document.count)
+      else { return reply(.ok, headers, Self.document) }
+      let part = String(Array(Self.document)[range])
+      return reply(
+        .partialContent,
+        headers.merging(["Content-Range": "bytes \(range.lowerBound)-\(range.upperBound - 1)/10"]) { $1 },
+        part)
+    }
+  }
+
+  func part(_ client: APIClient, _ range: String, _ extra: [String: String] = [:]) async throws -> Response<String> {
+    var endpoint = Endpoint<String>.get("/a").header("Range", range).expect(.partialContent)
+    for (name, value) in extra { endpoint = endpoint.header(HTTPField.Name(name)!, value) }
+    return try await client.send(endpoint)
+  }
+
+  @Test(arguments: [
+    ("bytes=2-4", "234", "bytes 2-4/10"), ("bytes=7-", "789", "bytes 7-9/10"), ("bytes=-3", "789", "bytes 7-9/10"),
+    ("bytes=0-99", "0123456789", "bytes 0-9/10"), ("BYTES = 5-5", "5", "bytes 5-5/10"),
+  ])
+  func oneRangeIsServedFromAStoredCompleteResponse(range: String, body: String, contentRange: String) async throws {
+    let origin = origin(clock: ManualClock())
+    let client = origin.client()
+    try await client.send(Endpoint<String>.get("/a"))
+    let served = try await part(client, range)
+    #expect(served.cacheStatus == .hit)
+    #expect(served.status == .partialContent)
+    #expect(served.value == body)
+    #expect(served.headerFields[.contentRange] == contentRange)
+    #expect(served.headerFields[.contentLength] == String(body.count))
+    #expect(origin.hits == 1)
+  }
+
+  @Test(arguments: ["bytes=20-", "bytes=0-1,4-5", "items=0-1", "bytes=5-2", "bytes=-0", "bytes=x-3"])
+  func anythingElseGoesToTheOriginAndIsNotStoredAsAPart(range: String) async throws {
+    let origin = origin(clock: ManualClock())
+    let client = origin.client()
+    try await client.send(Endpoint<String>.get("/a"))
+    _ = try await client.send(Endpoint<String>.get("/a").header("Range", range).expect(.any))
+    #expect(origin.hits == 2, "\(range)")
+    #expect(origin.requests.last?.headerFields[.range] == range)
+  }
+
+  @Test func aStaleCompleteResponseIsNotUsedForAPartAndIfRangeGoesToTheOrigin() async throws {
     let clock = ManualClock()
-    let origin = FakeOrigin(clock: clock) { request, _ in
+    let origin = origin(clock: clock, cacheControl: "max-age=60")
+    let client = origin.client()
+    try await client.send(Endpoint<String>.get("/a"))
+    try await part(client, "bytes=0-1", ["If-Range": #""v1""#])
+    #expect(origin.hits == 2, "If-Range is the origin's to evaluate")
+    clock.advance(120)
+    let stale = try await part(client, "bytes=0-1")
+    #expect(stale.cacheStatus == .miss)
+    #expect(origin.hits == 3)
+  }
+
+  @Test func aPartIsNeverServedAsTheCompleteResponse() async throws {
+    let origin = origin(clock: ManualClock())
+    let client = origin.client()
+    #expect(try await part(client, "bytes=0-4").cacheStatus == .miss)
+    let again = try await part(client, "bytes=1-3")
+    #expect(again.cacheStatus == .hit, "a range inside a stored part")
+    #expect(again.value == "123")
+    #expect(again.headerFields[.contentRange] == "bytes 1-3/10")
+    #expect(again.headerFields[StoredParts.fieldName] == nil)
+    #expect(try await part(client, "bytes=3-6").cacheStatus == .miss, "not wholly inside the stored part")
+    let whole = try await client.send(Endpoint<String>.get("/a"))
+    #expect(whole.cacheStatus == .miss)
+    #expect(whole.value == Self.document)
+    #expect(origin.hits == 3)
+  }
+
+  @Test(arguments: [["bytes=0-4", "bytes=5-9"], ["bytes=0-5", "bytes=3-9"], ["bytes=6-", "bytes=0-2", "bytes=2-6"]])
+  func partsWithTheSameStrongValidatorCombineIntoTheCompleteResponse(ranges: [String]) async throws {
+    let origin = origin(clock: ManualClock())
+    let client = origin.client()
+    for range in ranges { try await part(client, range) }
+    let whole = try await client.send(Endpoint<String>.get("/a"))
+    #expect(whole.cacheStatus == .hit, "\(ranges)")
+    #expect(whole.status == .ok)
+    #expect(whole.value == Self.document)
+    #expect(whole.headerFields[.contentLength] == "10")
+    #expect(whole.headerFields[.contentRange] == nil)
+    #expect(whole.headerFields[StoredParts.fieldName] == nil)
+    #expect(origin.hits == ranges.count)
+  }
+
+  @Test func partsWithAnotherValidatorOrAWeakOneAreNotCombined() async throws {
+    let changing = origin(clock: ManualClock(), etag: { "\"v\($0)\"" })
+    let client = changing.client()
+    try await part(client, "bytes=0-4")
+    try await part(client, "bytes=5-9")
+    #expect(try await client.send(Endpoint<String>.get("/a")).cacheStatus == .miss)
+    let weak = origin(clock: ManualClock(), etag: { _ in #"W/"v1""# })
+    let weakClient = weak.client()
+    try await part(weakClient, "bytes=0-4")
+    #expect(try await part(weakClient, "bytes=0-4").cacheStatus == .miss, "a part with a weak validator is not kept")
+  }
+
+  @Test func aPartWithTheValidatorOfAStaleCompleteResponseRefreshesIt() async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { request, count in
+      let control = count == 1 ? "max-age=60" : "max-age=600"
       if request.headerFields[.range] != nil {
-        return reply(.partialContent, ["Cache-Control": "max-age=600", "Content-Range": "bytes 0-1/10"], "v1")
+        return reply(
+          .partialContent, ["Cache-Control": control, "ETag": #""v1""#, "Content-Range": "bytes 0-1/10"], "01")
       }
-      return reply(.ok, ["Cache-Control": "max-age=600"], "v1v1v1v1v1")
+      return reply(.ok, ["Cache-Control": control, "ETag": #""v1""#], Self.document)
     }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/a"))
-    let part = try await client.send(Endpoint<String>.get("/a").header("Range", "bytes=0-1").expect(.partialContent))
-    #expect(part.status == .partialContent)
-    #expect(part.value == "v1")
-    #expect(origin.hits == 2, "the range went to the origin, not to the stored 200")
+    clock.advance(120)
+    #expect(try await part(client, "bytes=0-1").cacheStatus == .miss)
     let whole = try await client.send(Endpoint<String>.get("/a"))
-    #expect(whole.cacheStatus == .hit)
-    #expect(whole.value == "v1v1v1v1v1", "the 206 did not replace the complete response")
+    #expect(whole.cacheStatus == .hit, "the 206's max-age=600 now applies to the stored response")
+    #expect(whole.value == Self.document)
+    #expect(origin.hits == 2)
+  }
+
+  @Test func unsafeRequestsRemoveStoredParts() async throws {
+    let origin = origin(clock: ManualClock())
+    let client = origin.client()
+    try await part(client, "bytes=0-4")
+    try await client.send(Endpoint<Empty>.post("/a"))
+    #expect(try await part(client, "bytes=0-4").cacheStatus == .miss)
+  }
+
+  @Test func storedPartsParseAndMerge() throws {
+    var parts = StoredParts(completeLength: 10, ranges: [], data: Data())
+    parts = parts.adding(Data("78".utf8), at: 7..<9)
+    parts = parts.adding(Data("12".utf8), at: 1..<3)
+    #expect(parts.field == "10; 1-2, 7-8")
+    #expect(StoredParts(field: parts.field, body: parts.data) == parts)
+    parts = parts.adding(Data("3456".utf8), at: 3..<7)
+    #expect(parts.ranges == [1..<9])
+    #expect(parts.bytes(2..<5) == Data("234".utf8))
+    #expect(parts.bytes(0..<2) == nil)
+    #expect(!parts.isComplete)
+    for bad in ["10; 0-4", "x; 0-1", "10; 3-1", "10; 0-10", "10; 4-5, 0-1", "10;", "10"] {
+      #expect(StoredParts(field: bad, body: Data("01".utf8)) == nil, "\(bad)")
+    }
   }
 }
