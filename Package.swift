@@ -181,7 +181,7 @@ let package = Package(
       name: "CourierTests",
       dependencies: [
         "Courier", "CourierStyles", "CourierAsyncHTTPClient", "CourierTesting", "CourierDemoServer",
-        "CourierTestSupport", "CourierObservability", "CourierOpenAPI", "CourierDemoClient",
+        "CourierTestSupport", "CourierObservability", "CourierOpenAPI", "CourierDemoClient", "CourierSQLiteCache",
         .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),

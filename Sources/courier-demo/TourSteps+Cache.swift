@@ -3,7 +3,8 @@ import CourierStyles
 import Foundation
 import HTTPTypes
 
-/// The tour's cache steps: a hit, a 304 revalidation, and a stale read while offline.
+/// The tour's cache steps: a hit, a range served from the stored response, a 304 revalidation, and a stale read while
+/// offline.
 extension TourSteps {
   func runCacheSteps() async throws {
     let store = InMemoryCacheStore()
@@ -21,6 +22,16 @@ extension TourSteps {
       "  first: \(first.cacheStatus?.rawValue ?? "-"), second: \(second.cacheStatus?.rawValue ?? "-"), Age \(second.headerFields[.age] ?? "-")"
     )
     print("  the server saw \(freshHits.hits) request")
+
+    step("A byte range answered from the stored response (Range: bytes=0-9)")
+    let range = Endpoint<Data>.get("/cache/resource/tour-fresh").query(["cc": "max-age=60"]).header(.range, "bytes=0-9")
+      .expect(.partialContent)
+    let part = try await cached.send(range)
+    let rangeHits = try await client.value(Endpoint<CacheDemoHits>.get("/cache/hits/tour-fresh"))
+    print(
+      "  \(part.status.code) \(part.cacheStatus?.rawValue ?? "-"), Content-Range \(part.headerFields[.contentRange] ?? "-"): \(String(decoding: part.data, as: UTF8.self))"
+    )
+    print("  the server still saw \(rangeHits.hits) request")
 
     step("A 304 revalidation (Cache-Control: no-cache with an ETag)")
     let validated = Endpoint<CacheDemoResource>.get("/cache/resource/tour-etag").query(["cc": "no-cache", "etag": 1])

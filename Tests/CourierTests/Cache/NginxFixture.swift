@@ -1,6 +1,8 @@
 import CourierTestSupport
 import Foundation
 
+@testable import Courier
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,12 +34,14 @@ final class Nginx: Sendable {
       throw NginxError("nginx is not installed: `apt-get install nginx` (CI installs it in .ci/run)")
     }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-nginx-\(UUID().uuidString)")
-    for folder in ["www/static", "www/plain", "www/nostore", "tmp"] {
+    for folder in ["www/static", "www/plain", "www/nostore", "www/hop", "www/hop-fresh", "www/vary", "www/drop", "tmp"]
+    {
       try FileManager.default.createDirectory(
         at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
     }
     let port = try freePort()
     let path = directory.path
+    let ruleLocations = Self.ruleLocations(lastModified: HTTPDate.format(Date().addingTimeInterval(-10 * 86_400)))
     let configuration = """
       daemon off;
       master_process off;
@@ -58,6 +62,7 @@ final class Nginx: Sendable {
           root \(path)/www;
           location /static/ { expires 60s; }
           location /nostore/ { add_header Cache-Control "no-store"; }
+      \(ruleLocations)
         }
       }
       """
@@ -79,6 +84,36 @@ final class Nginx: Sendable {
     throw NginxError("nginx did not start on port \(port): \(log)")
   }
 
+  /// Locations that send exactly the fields one RFC 9111 rule is about (`add_header … always` with `return`), for
+  /// the cache's end-to-end rule tests.
+  static func ruleLocations(lastModified: String) -> String {
+    let hopByHop = """
+      add_header Connection "X-Hop"; add_header X-Hop "1"; add_header Keep-Alive "timeout=9";
+      add_header Upgrade "h2c"; add_header TE "trailers"; add_header Proxy-Connection "keep-alive";
+      add_header X-Kept "yes";
+      """
+    let mustUnderstand = #"add_header Cache-Control "max-age=60, must-understand, no-store" always;"#
+    return """
+      location /hop/ { add_header Cache-Control "no-cache"; \(hopByHop) }
+      location /hop-fresh/ { expires 60s; \(hopByHop) }
+      location = /age/list { add_header Cache-Control "max-age=3600" always; add_header Age "7200, 0" always; return 200 "age"; }
+      location = /age/lines { add_header Cache-Control "max-age=3600" always; add_header Age 7200 always; add_header Age 0 always; return 200 "age"; }
+      location = /age/invalid { add_header Cache-Control "max-age=3600" always; add_header Age "7200.0" always; return 200 "age"; }
+      location = /expires/utc { add_header Expires "Thu, 01 Jan 2099 00:00:00 UTC" always; return 200 "utc"; }
+      location = /expires/gmt { add_header Expires "Thu, 01 Jan 2099 00:00:00 GMT" always; return 200 "gmt"; }
+      location = /heuristic/200 { add_header Last-Modified "\(lastModified)" always; return 200 "heuristic"; }
+      location = /heuristic/599 { add_header Last-Modified "\(lastModified)" always; return 599 "heuristic"; }
+      location = /post { add_header Cache-Control "max-age=600" always; add_header Content-Location "/post" always; return 200 "from $request_method"; }
+      location = /mu/200 { \(mustUnderstand) return 200 "understood"; }
+      location = /mu/599 { \(mustUnderstand) return 599 "not understood"; }
+      location /vary/ { expires 60s; add_header Vary "Accept-Language"; }
+      location /drop/ {
+        if (-f $document_root/dropping) { return 444; }
+        add_header Cache-Control "max-age=0, stale-if-error=600";
+      }
+      """
+  }
+
   private init(directory: URL, port: Int, process: Process) {
     self.directory = directory
     self.port = port
@@ -87,6 +122,12 @@ final class Nginx: Sendable {
 
   func write(_ text: String, to path: String) throws {
     try text.write(to: root.appendingPathComponent(path), atomically: true, encoding: .utf8)
+  }
+
+  /// Makes nginx close every connection to `/drop/` without answering (its status 444) while `on`.
+  func dropping(_ on: Bool) throws {
+    let flag = root.appendingPathComponent("dropping")
+    if on { try write("", to: "dropping") } else { try? FileManager.default.removeItem(at: flag) }
   }
 
   /// The status codes nginx logged for `path`, in order.
