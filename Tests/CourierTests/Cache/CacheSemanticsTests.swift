@@ -86,6 +86,22 @@ import Testing
     #expect(origin.requests.last?.headerFields[.ifModifiedSince] != nil)
   }
 
+  /// RFC 9110 §15.1: only heuristically cacheable statuses get a lifetime from `Last-Modified`; 500 and an unknown 599
+  /// do not, however old their `Last-Modified`.
+  @Test(arguments: [(200, true), (404, true), (410, true), (500, false), (599, false), (299, false)])
+  func heuristicFreshnessOnlyForHeuristicallyCacheableStatuses(code: Int, cacheable: Bool) async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { _, _ in
+      reply(HTTPResponse.Status(code: code), ["Last-Modified": HTTPDate.format(clock.now.addingTimeInterval(-10_000))])
+    }
+    let client = origin.client()
+    _ = try? await client.send(Endpoint<String>.get("/h").expect(.any))
+    clock.advance(10)
+    let second = try await client.send(Endpoint<String>.get("/h").expect(.any))
+    #expect((second.cacheStatus == .hit) == cacheable, "\(code)")
+    #expect(origin.hits == (cacheable ? 1 : 2), "\(code)")
+  }
+
   @Test func noStoreIsNeverStoredAndUnknownDirectivesAreIgnored() async throws {
     let clock = ManualClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
