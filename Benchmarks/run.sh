@@ -47,36 +47,7 @@ WORK="$(mktemp -d "$PARENT/courier-bench.XXXXXX")"
 NGINX_PID=""
 cleanup() {
   if [[ -n "$NGINX_PID" ]] && kill -0 "$NGINX_PID" 2>/dev/null; then
-    echo "Cache stores at 100,000 entries…"
-# A store filled to its byte limit with 100,000 1 KiB entries; every timed write evicts the least recently used one.
-# The SQLite store is filled once (untimed) and each run works on a copy of that file.
-EVICTION_ENTRIES=100000
-EVICTION_ROWS=()
-"$BIN" eviction sqlite --metric hits --entries "$EVICTION_ENTRIES" --count 1 --database "$WORK/eviction.sqlite" >/dev/null
-for store in memory sqlite; do
-  for metric in writes hits; do
-    best=0
-    count=$EVICTION_WRITES
-    [[ $metric == hits ]] && count=$((EVICTION_WRITES * 10))
-    for ((round = 1; round <= ROUNDS; round++)); do
-      extra=()
-      if [[ $store == sqlite ]]; then
-        cp "$WORK/eviction.sqlite" "$WORK/eviction-run.sqlite"
-        rm -f "$WORK/eviction-run.sqlite-wal" "$WORK/eviction-run.sqlite-shm"
-        extra=(--database "$WORK/eviction-run.sqlite")
-      fi
-      read -r value unit _ <<<"$(run eviction "$store" --metric "$metric" --entries "$EVICTION_ENTRIES" \
-        --count "$count" "${extra[@]}")"
-      printf '  %-22s %-8s round %d: %12.1f %s\n' "eviction-$store" "$metric" "$round" "$value" "$unit"
-      best=$(awk -v a="$best" -v b="$value" 'BEGIN { print (b > a ? b : a) }')
-    done
-    EVICTION_ROWS+=("$(awk -v s="$store" -v m="$metric" -v b="$best" -v u="$unit" \
-      'BEGIN { printf "| %s | %s | %.0f %s | %.1f µs |", s, m, b, u, 1e6 / b }')")
-  done
-done
-rm -f "$WORK"/eviction*.sqlite*
-
-kill -QUIT "$NGINX_PID" 2>/dev/null || true
+    kill -QUIT "$NGINX_PID" 2>/dev/null || true
     wait "$NGINX_PID" 2>/dev/null || true
   fi
   rm -rf "$WORK"
@@ -124,6 +95,13 @@ http {
   server {
     listen 127.0.0.1:$PORT;
     root $WORK/www;
+    # The same files without a Content-Length (sub_filter streams them chunked), for the response-limit rows.
+    location /chunked/ {
+      alias $WORK/www/;
+      sub_filter_types *;
+      sub_filter_once on;
+      sub_filter "courier-never-present" "";
+    }
     location /upload/ {
       root $WORK/dav;
       dav_methods PUT;
@@ -254,6 +232,51 @@ echo "Query encoding…"
 pair query-encoding "Query encoding of a 100-field struct" "$ROUNDS" \
   query raw --count "$QUERY_COUNT" -- query courier --count "$QUERY_COUNT"
 
+echo "Response limit…"
+# A buffered send of the large file with maxResponseBytes(10 MiB): it must fail with .responseTooLarge, and the
+# process's peak RSS shows what the refused body cost.
+LIMIT_BYTES=$((10 * 1024 * 1024))
+LIMIT_ROWS=()
+for transport in ahc urlsession; do
+  for path in large.bin chunked/large.bin; do
+    read -r value unit rss <<<"$(run limit "$transport-courier" --base-url "$BASE_URL" --path "$path" \
+      --limit "$LIMIT_BYTES")"
+    printf '  %-22s %-8s %-18s %10.1f %s, peak RSS %6.1f MiB\n' limit "$transport" "$path" "$value" "$unit" \
+      "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')"
+    LIMIT_ROWS+=("$(awk -v t="$transport" -v p="$path" -v v="$value" -v r="$rss" \
+      'BEGIN { printf "| %s | %s | %.0f ms | %.1f MiB |", t, (p ~ /chunked/ ? "chunked, no length" : "Content-Length"), v, r / 1024 }')")
+  done
+done
+
+echo "Cache stores at 100,000 entries…"
+# A store filled to its byte limit with 100,000 1 KiB entries; every timed write evicts the least recently used one.
+# The SQLite store is filled once (untimed) and each run works on a copy of that file.
+EVICTION_ENTRIES=100000
+EVICTION_ROWS=()
+"$BIN" eviction sqlite --metric hits --entries "$EVICTION_ENTRIES" --count 1 --database "$WORK/eviction.sqlite" >/dev/null
+for store in memory sqlite; do
+  for metric in writes hits; do
+    best=0
+    count=$EVICTION_WRITES
+    [[ $metric == hits ]] && count=$((EVICTION_WRITES * 10))
+    for ((round = 1; round <= ROUNDS; round++)); do
+      extra=()
+      if [[ $store == sqlite ]]; then
+        cp "$WORK/eviction.sqlite" "$WORK/eviction-run.sqlite"
+        rm -f "$WORK/eviction-run.sqlite-wal" "$WORK/eviction-run.sqlite-shm"
+        extra=(--database "$WORK/eviction-run.sqlite")
+      fi
+      read -r value unit _ <<<"$(run eviction "$store" --metric "$metric" --entries "$EVICTION_ENTRIES" \
+        --count "$count" "${extra[@]}")"
+      printf '  %-22s %-8s round %d: %12.1f %s\n' "eviction-$store" "$metric" "$round" "$value" "$unit"
+      best=$(awk -v a="$best" -v b="$value" 'BEGIN { print (b > a ? b : a) }')
+    done
+    EVICTION_ROWS+=("$(awk -v s="$store" -v m="$metric" -v b="$best" -v u="$unit" \
+      'BEGIN { printf "| %s | %s | %.0f %s | %.1f µs |", s, m, b, u, 1e6 / b }')")
+  done
+done
+rm -f "$WORK"/eviction*.sqlite*
+
 kill -QUIT "$NGINX_PID" 2>/dev/null || true
 wait "$NGINX_PID" 2>/dev/null || true
 NGINX_PID=""
@@ -310,6 +333,16 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo "(with its \`Age\`), which is the cache's own cost. The *decoded* rows add JSON decoding into a struct, and"
   echo "\`JSONDecoder\` alone decodes this document $(printf '%.0f' "$DECODE_BEST") times a second here (best of $ROUNDS), so no"
   echo "decoded call, cached or not, can go faster than that."
+  echo
+  echo "## Response limit"
+  echo
+  echo "\`APIClient.send\` of the $LARGE_MIB MiB file as \`Endpoint<Data>\` with \`maxResponseBytes\` at 10 MiB, which must fail"
+  echo "with \`.responseTooLarge\`: once with nginx's \`Content-Length\` (refused from the head) and once streamed chunked"
+  echo "without a length (refused when the 10 MiB are passed). One run each; peak RSS is the whole process's."
+  echo
+  echo "| Transport | Response | Time to the error | Peak RSS |"
+  echo "|---|---|---:|---:|"
+  printf '%s\n' "${LIMIT_ROWS[@]}"
   echo
   echo "## Cache stores at 100,000 entries"
   echo

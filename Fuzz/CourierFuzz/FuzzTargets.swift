@@ -22,6 +22,7 @@ enum FuzzTargets {
     "query": query,
     "multipart": multipart,
     "redirect-location": redirectLocation,
+    "byte-ranges": byteRanges,
   ]
 
   static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
@@ -82,6 +83,38 @@ enum FuzzTargets {
     if let first = CacheCall.varyValue(of: .acceptEncoding, in: request) {
       check(first == first.lowercased(), "Accept-Encoding variant not case-folded")
     }
+  }
+
+  /// `Range` and `Content-Range` fields and the stored-parts field parse without crashing and within their bounds;
+  /// parts added in any order hold exactly the bytes of a reference document.
+  static func byteRanges(_ bytes: [UInt8]) {
+    let lines = text(bytes).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let length = Int(bytes.first ?? 0)
+    if let wanted = ByteRangeRequest([lines[0]]), let range = wanted.resolved(length: length) {
+      check(range.lowerBound >= 0 && range.upperBound <= length && !range.isEmpty, "\(range) of \(length)")
+    }
+    if lines.count > 1, let part = ContentRange.part([lines[1]]) {
+      check(!part.bytes.isEmpty && part.bytes.upperBound <= part.completeLength, "\(part)")
+    }
+    if lines.count > 2, let parsed = StoredParts(field: lines[2], body: Data(bytes.prefix(16))) {
+      check(StoredParts(field: parsed.field, body: parsed.data) == parsed, "stored parts round trip \(lines[2])")
+    }
+    let document = (0..<64).map { UInt8($0) }
+    var parts = StoredParts(completeLength: 64, ranges: [], data: Data())
+    var pairs = bytes.makeIterator()
+    while let a = pairs.next(), let b = pairs.next() {
+      let lower = Int(a % 64)
+      let upper = min(64, lower + 1 + Int(b % 16))
+      parts = parts.adding(Data(document[lower..<upper]), at: lower..<upper)
+    }
+    check(parts.data.count == parts.ranges.reduce(0) { $0 + $1.count }, "parts data \(parts.ranges)")
+    for (left, right) in zip(parts.ranges, parts.ranges.dropFirst()) {
+      check(left.upperBound < right.lowerBound, "parts overlap or touch: \(parts.ranges)")
+    }
+    for range in parts.ranges {
+      check(parts.bytes(range) == Data(document[range]), "wrong bytes for \(range)")
+    }
+    check(parts.isComplete == (parts.ranges == [0..<64]), "completeness")
   }
 
   static func setCookie(_ bytes: [UInt8]) {

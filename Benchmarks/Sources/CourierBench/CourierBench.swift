@@ -9,6 +9,7 @@ import Foundation
 ///     courier-bench upload <variant> --base-url URL --file PATH
 ///     courier-bench multipart ahc-raw|ahc-courier|urlsession-raw|urlsession-courier --base-url URL --file PATH
 ///     courier-bench download <variant> --base-url URL --size BYTES
+///     courier-bench limit ahc-courier|urlsession-courier --base-url URL --limit BYTES [--path large.bin]
 ///     courier-bench query raw|courier --count N
 ///     courier-bench cache uncached|memory|sqlite --base-url URL --count N [--body decoded|data]
 ///     courier-bench decode catalog --count N           JSONDecoder alone on the 1 KB document
@@ -59,6 +60,12 @@ enum CourierBench {
       let variant = try parse(TransferVariant.self, arguments[1])
       try await TransferScenario.download(
         variant, baseURL: try options.url("base-url"), expectedSize: Int64(try options.int("size"))
+      ).report()
+    case "limit":
+      let variant = try parse(TransferVariant.self, arguments[1])
+      try await TransferScenario.limit(
+        variant, baseURL: try options.url("base-url"), path: (try? options.string("path")) ?? "large.bin",
+        limit: try options.int("limit")
       ).report()
     case "cache":
       let variant = try parse(CacheScenario.Variant.self, arguments[1])

@@ -96,6 +96,37 @@ enum TransferScenario {
     return Measurement(value: Double(received) / seconds / 1e6, unit: "MB/s", operations: 1, seconds: seconds)
   }
 
+  /// A buffered `APIClient.send` of the large file with `maxResponseBytes(limit)`: the call must fail with
+  /// `.responseTooLarge`. `path` is `large.bin` (nginx sends its `Content-Length`) or `chunked/large.bin` (no
+  /// length, so the limit is enforced while the body arrives). The value is the time to the error; what matters is
+  /// the peak RSS, which must stay near the limit however large the response.
+  static func limit(_ variant: TransferVariant, baseURL: URL, path: String, limit: Int) async throws -> Measurement {
+    let url = baseURL.appendingPathComponent(path)
+    let start = ContinuousClock.now
+    func send(over transport: any HTTPTransport) async throws {
+      let client = APIClient(baseURL: nil) { $0.transport = transport }
+      do {
+        let response = try await client.send(
+          Endpoint<Data>.get(url.absoluteString).maxResponseBytes(limit).timeout(timeout))
+        throw BenchmarkFailure("\(response.data.count) bytes arrived despite a limit of \(limit)")
+      } catch let error as CourierError where error.kind == .responseTooLarge {
+        return
+      }
+    }
+    switch variant {
+    case .courierAsyncHTTPClient:
+      try await withHTTPClient { httpClient, configuration in
+        try await send(over: AsyncHTTPClientTransport(client: httpClient, configuration: configuration))
+      }
+    case .courierURLSession:
+      try await send(over: URLSessionTransport())
+    case .rawAsyncHTTPClient, .rawURLSession:
+      throw BenchmarkFailure("limit measures Courier only: ahc-courier or urlsession-courier")
+    }
+    let seconds = secondsSince(start)
+    return Measurement(value: seconds * 1000, unit: "ms", operations: 1, seconds: seconds)
+  }
+
   private static func courierUpload(over transport: any HTTPTransport, url: URL, file: String) async throws {
     let client = APIClient(baseURL: nil) { $0.transport = transport }
     try await client.send(

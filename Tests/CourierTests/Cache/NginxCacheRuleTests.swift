@@ -185,6 +185,9 @@ struct NginxCacheRuleTests {
       #expect(try await get(client, "/vary/a.txt", ["Accept-Language": "EN-us, fr;q=0.5"]).cacheStatus == .hit)
       #expect(try await get(client, "/vary/a.txt", ["Accept-Language": "de"]).cacheStatus == .miss)
       #expect(nginx.loggedStatuses(for: "/vary/a.txt") == [200, 200])
+      try nginx.write("star", to: "vary-star/a.txt")
+      for _ in 0..<2 { _ = try await get(client, "/vary-star/a.txt") }
+      #expect(nginx.loggedStatuses(for: "/vary-star/a.txt") == [200, 200], "Vary: * never matches")
     }
   }
 

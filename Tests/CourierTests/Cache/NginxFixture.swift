@@ -34,8 +34,10 @@ final class Nginx: Sendable {
       throw NginxError("nginx is not installed: `apt-get install nginx` (CI installs it in .ci/run)")
     }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-nginx-\(UUID().uuidString)")
-    for folder in ["www/static", "www/plain", "www/nostore", "www/hop", "www/hop-fresh", "www/vary", "www/drop", "tmp"]
-    {
+    for folder in [
+      "www/static", "www/plain", "www/nostore", "www/hop", "www/hop-fresh", "www/vary", "www/vary-star", "www/drop",
+      "tmp",
+    ] {
       try FileManager.default.createDirectory(
         at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
     }
@@ -107,6 +109,7 @@ final class Nginx: Sendable {
       location = /mu/200 { \(mustUnderstand) return 200 "understood"; }
       location = /mu/599 { \(mustUnderstand) return 599 "not understood"; }
       location /vary/ { expires 60s; add_header Vary "Accept-Language"; }
+      location /vary-star/ { expires 60s; add_header Vary "*"; }
       location /drop/ {
         if (-f $document_root/dropping) { return 444; }
         add_header Cache-Control "max-age=0, stale-if-error=600";
