@@ -25,6 +25,8 @@ else
   LARGE_MIB=1024 QUERY_COUNT=100000 CACHE_COUNT=100000 ROUNDS=3 EVICTION_WRITES=5000
 fi
 CONCURRENCY=64
+# Transfers repeat until each side's spread between runs, (max − min) / median, is under 5%, or MAX_ROUNDS runs.
+MAX_ROUNDS=8
 LARGE_BYTES=$((LARGE_MIB * 1024 * 1024))
 STARTED=$SECONDS
 
@@ -137,8 +139,15 @@ run() {
 
 ROWS=()
 RATIOS=()
+# spread <values…>: (max − min) / median of the values, in percent.
+spread() {
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+    m = (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)
+    printf "%.1f", (m > 0 ? 100 * (v[NR] - v[1]) / m : 0) }'
+}
 # pair <key> <title> <rounds> <raw args> -- <courier args>: alternates raw and Courier runs, keeps the best rate of
-# each and the highest peak RSS.
+# each and the highest peak RSS, and reports each side's spread between runs. With STABLE=1 before the call (the
+# transfers), rounds go on past <rounds>, up to MAX_ROUNDS, until both spreads are under 5%.
 pair() {
   local key=$1 title=$2 rounds=$3
   shift 3
@@ -147,17 +156,18 @@ pair() {
     if [[ $argument == -- ]]; then seen_separator=1; continue; fi
     if ((seen_separator)); then courier_args+=("$argument"); else raw_args+=("$argument"); fi
   done
-  local raw_best=0 raw_rss=0 courier_best=0 courier_rss=0 unit=""
-  for ((round = 1; round <= rounds; round++)); do
+  local raw_values=() courier_values=() raw_rss=0 courier_rss=0 unit="" round=0 raw_spread=0 courier_spread=0
+  while :; do
+    round=$((round + 1))
     for side in raw courier; do
       local result value rss
       if [[ $side == raw ]]; then result="$(run "${raw_args[@]}")"; else result="$(run "${courier_args[@]}")"; fi
       read -r value unit rss <<<"$result"
       if [[ $side == raw ]]; then
-        raw_best=$(awk -v a="$raw_best" -v b="$value" 'BEGIN { print (b > a ? b : a) }')
+        raw_values+=("$value")
         ((rss > raw_rss)) && raw_rss=$rss
       else
-        courier_best=$(awk -v a="$courier_best" -v b="$value" 'BEGIN { print (b > a ? b : a) }')
+        courier_values+=("$value")
         ((rss > courier_rss)) && courier_rss=$rss
       fi
       printf '  %-22s %-8s round %d: %12.1f %-9s peak RSS %6.1f MiB\n' "$key" "$side" "$round" "$value" "$unit" \
@@ -165,13 +175,21 @@ pair() {
     done
     # Uploaded files are not needed again; keep the working directory small.
     rm -f "$WORK"/dav/upload/*.bin
+    raw_spread=$(spread "${raw_values[@]}")
+    courier_spread=$(spread "${courier_values[@]}")
+    ((round < rounds)) && continue
+    [[ ${STABLE:-0} == 1 ]] || break
+    ((round >= MAX_ROUNDS)) && break
+    awk -v a="$raw_spread" -v b="$courier_spread" 'BEGIN { exit !(a < 5 && b < 5) }' && break
   done
-  local ratio
+  local raw_best courier_best ratio
+  raw_best=$(printf '%s\n' "${raw_values[@]}" | sort -g | tail -n 1)
+  courier_best=$(printf '%s\n' "${courier_values[@]}" | sort -g | tail -n 1)
   ratio=$(awk -v c="$courier_best" -v r="$raw_best" 'BEGIN { printf "%.3f", (r > 0 ? c / r : 0) }')
   ROWS+=("$(awk -v t="$title" -v r="$raw_best" -v rr="$raw_rss" -v c="$courier_best" -v cr="$courier_rss" \
-    -v u="$unit" -v x="$ratio" \
-    'BEGIN { printf "| %s | %.1f %s | %.1f MiB | %.1f %s | %.1f MiB | %s |", t, r, u, rr / 1024, c, u, cr / 1024, x }')")
-  RATIOS+=("ratio $key $ratio")
+    -v u="$unit" -v x="$ratio" -v rs="$raw_spread" -v cs="$courier_spread" -v n="$round" \
+    'BEGIN { printf "| %s | %.1f %s | %.1f MiB | %.1f %s | %.1f MiB | %s | %s%% / %s%% (%d runs) |", t, r, u, rr / 1024, c, u, cr / 1024, x, rs, cs, n }')")
+  RATIOS+=("ratio $key $ratio spread raw ${raw_spread}% courier ${courier_spread}% runs $round")
 }
 
 echo "Decoded 1 KB GETs ($SMALL_BYTES bytes)…"
@@ -188,23 +206,33 @@ pair get-64-ahc "Decoded 1 KB GET, $CONCURRENCY concurrent — AsyncHTTPClient" 
   get ahc-raw --base-url "$BASE_URL" --count "$CONC_AHC" --concurrency "$CONCURRENCY" -- \
   get ahc-courier --base-url "$BASE_URL" --count "$CONC_AHC" --concurrency "$CONCURRENCY"
 
+echo "Scaling over AsyncHTTPClient…"
+# The same decoded GET at 1, 8, 64 and 256 concurrent requests, so the cost of growth shows (req/s, peak RSS).
+for level in 1 8 64 256; do
+  count=$CONC_AHC
+  ((level == 1)) && count=$SEQ_AHC
+  pair "scaling-$level" "Scaling: decoded 1 KB GET, $level concurrent — AsyncHTTPClient" "$ROUNDS" \
+    get ahc-raw --base-url "$BASE_URL" --count "$count" --concurrency "$level" -- \
+    get ahc-courier --base-url "$BASE_URL" --count "$count" --concurrency "$level"
+done
+
 echo "$LARGE_MIB MiB transfers…"
-pair upload-ahc "$LARGE_MIB MiB file upload, streamed — AsyncHTTPClient" "$ROUNDS" \
+STABLE=1 pair upload-ahc "$LARGE_MIB MiB file upload, streamed — AsyncHTTPClient" "$ROUNDS" \
   upload ahc-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
   upload ahc-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
-pair upload-multipart-ahc "$LARGE_MIB MiB multipart upload, streamed — AsyncHTTPClient" "$ROUNDS" \
+STABLE=1 pair upload-multipart-ahc "$LARGE_MIB MiB multipart upload, streamed — AsyncHTTPClient" "$ROUNDS" \
   multipart ahc-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
   multipart ahc-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
-pair upload-urlsession "$LARGE_MIB MiB file upload — URLSession" "$ROUNDS" \
+STABLE=1 pair upload-urlsession "$LARGE_MIB MiB file upload — URLSession" "$ROUNDS" \
   upload urlsession-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
   upload urlsession-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
-pair upload-multipart-urlsession "$LARGE_MIB MiB multipart upload — URLSession" "$ROUNDS" \
+STABLE=1 pair upload-multipart-urlsession "$LARGE_MIB MiB multipart upload — URLSession" "$ROUNDS" \
   multipart urlsession-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
   multipart urlsession-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
-pair download-ahc "$LARGE_MIB MiB download, streamed — AsyncHTTPClient" "$ROUNDS" \
+STABLE=1 pair download-ahc "$LARGE_MIB MiB download, streamed — AsyncHTTPClient" "$ROUNDS" \
   download ahc-raw --base-url "$BASE_URL" --size "$LARGE_BYTES" -- \
   download ahc-courier --base-url "$BASE_URL" --size "$LARGE_BYTES"
-pair download-urlsession "$LARGE_MIB MiB download — URLSession" "$ROUNDS" \
+STABLE=1 pair download-urlsession "$LARGE_MIB MiB download — URLSession" "$ROUNDS" \
   download urlsession-raw --base-url "$BASE_URL" --size "$LARGE_BYTES" -- \
   download urlsession-courier --base-url "$BASE_URL" --size "$LARGE_BYTES"
 
@@ -231,6 +259,8 @@ done
 echo "Query encoding…"
 pair query-encoding "Query encoding of a 100-field struct" "$ROUNDS" \
   query raw --count "$QUERY_COUNT" -- query courier --count "$QUERY_COUNT"
+pair query-encoding-5 "Query encoding of a 5-field struct" "$ROUNDS" \
+  query raw --fields 5 --count "$((QUERY_COUNT * 10))" -- query courier --fields 5 --count "$((QUERY_COUNT * 10))"
 
 echo "Response limit…"
 # A buffered send of the large file with maxResponseBytes(10 MiB): it must fail with .responseTooLarge, and the
@@ -292,11 +322,12 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
     "commit $COMMIT, in ${ELAPSED} s."
   echo "$(nproc) cores shared by the client and nginx $NGINX_VERSION (1 worker) on 127.0.0.1; Swift $SWIFT_VERSION," \
     "release build. Every measurement ran in its own process; peak RSS is that process's \`VmHWM\`. Every"
-  echo "figure is the best of $ROUNDS alternating raw/Courier runs, each run its own process. MB/s is 10^6 bytes"
-  echo "per second."
+  echo "figure is the best of $ROUNDS or more alternating raw/Courier runs, each run its own process; transfers repeat"
+  echo "until both sides' spread is under 5% or $MAX_ROUNDS runs. The spread column is (max − min) / median of each"
+  echo "side's runs. MB/s is 10^6 bytes per second."
   echo
-  echo "| Scenario | Raw | Raw peak RSS | Courier | Courier peak RSS | Courier/raw |"
-  echo "|---|---:|---:|---:|---:|---:|"
+  echo "| Scenario | Raw | Raw peak RSS | Courier | Courier peak RSS | Courier/raw | Spread raw / Courier |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
   printf '%s\n' "${ROWS[@]}"
   echo
   echo "Counts: sequential GETs $SEQ_URLSESSION (URLSession) and $SEQ_AHC (AsyncHTTPClient); $CONCURRENCY-way" \

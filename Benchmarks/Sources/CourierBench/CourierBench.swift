@@ -10,7 +10,7 @@ import Foundation
 ///     courier-bench multipart ahc-raw|ahc-courier|urlsession-raw|urlsession-courier --base-url URL --file PATH
 ///     courier-bench download <variant> --base-url URL --size BYTES
 ///     courier-bench limit ahc-courier|urlsession-courier --base-url URL --limit BYTES [--path large.bin]
-///     courier-bench query raw|courier --count N
+///     courier-bench query raw|courier --count N [--fields 100|5]
 ///     courier-bench cache uncached|memory|sqlite --base-url URL --count N [--body decoded|data]
 ///     courier-bench decode catalog --count N           JSONDecoder alone on the 1 KB document
 ///     courier-bench eviction memory|sqlite --metric writes|hits --entries N --count N [--database PATH]
@@ -18,10 +18,11 @@ import Foundation
 /// Variants: urlsession-raw, urlsession-courier, ahc-raw, ahc-courier.
 @main
 enum CourierBench {
-  /// A synchronous entry point that waits on a semaphore: an `async` main parks the main thread in
-  /// `dispatch_main`'s `sigsuspend`, which valgrind 3.19 cannot run, and callgrind is how the hot path is profiled.
+  /// A synchronous entry point that runs the main run loop while the scenario runs on a detached task, so work sent
+  /// to the main queue or the main actor runs as it would in an app (an `async` main would park the main thread in
+  /// `dispatch_main`'s `sigsuspend`, which valgrind 3.19 cannot run, and callgrind is how the hot path is profiled).
+  /// The process exits when the scenario ends.
   static func main() {
-    let done = DispatchSemaphore(value: 0)
     let arguments = Array(CommandLine.arguments.dropFirst())
     Task.detached {
       do {
@@ -30,9 +31,12 @@ enum CourierBench {
         FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
         exit(1)
       }
-      done.signal()
+      exit(0)
     }
-    done.wait()
+    // A timer that never fires keeps the run loop waiting instead of returning at once when it has no other source.
+    let keepAlive = Timer(timeInterval: 1e9, repeats: true) { _ in }
+    RunLoop.main.add(keepAlive, forMode: .default)
+    while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
   }
 
   static func run(_ arguments: [String]) async throws {
@@ -85,7 +89,9 @@ enum CourierBench {
       try DecodeScenario.run(count: try options.int("count")).report()
     case "query":
       guard ["raw", "courier"].contains(arguments[1]) else { throw BenchmarkFailure("query raw|courier") }
-      try QueryEncodingScenario.run(raw: arguments[1] == "raw", count: try options.int("count")).report()
+      try QueryEncodingScenario.run(
+        raw: arguments[1] == "raw", fields: (try? options.int("fields")) ?? 100, count: try options.int("count")
+      ).report()
     default:
       throw BenchmarkFailure("unknown scenario \(arguments[0])")
     }

@@ -15,6 +15,8 @@ struct QueryKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func encodeNil(forKey key: Key) throws { set(.node(.null), for: key) }
+  /// Stores a scalar already converted (by ``FlatKeyedContainer``, after the value left the flat path).
+  mutating func encodeScalar(_ scalar: QueryNode.Scalar, forKey key: Key) throws { set(scalar, for: key) }
   mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), for: key) }
   mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), for: key) }
   mutating func encode(_ value: Double, forKey key: Key) throws { set(.double(value), for: key) }

@@ -95,6 +95,12 @@ struct QuerySerializer {
     }
   }
 
+  /// The text of a scalar written at the top level of a flat value, or `nil` when it cannot be written there (the
+  /// caller then encodes through the tree, which reports the error with its path).
+  func flatText(for scalar: QueryNode.Scalar) -> String? {
+    try? text(for: scalar, at: [])
+  }
+
   private static func indexStep(_ offset: Int) -> Step {
     Step(key: QueryCodingKey(intValue: offset), name: String(offset))
   }

@@ -142,6 +142,12 @@ final class QueryTreeEncoder: Encoder {
 
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+  /// The storage of the keyed container this encoder handed out, if any.
+  var keyedStorage: KeyedStorage? {
+    if case .keyed(let storage)? = slot { return storage }
+    return nil
+  }
+
   init(codingPath: [any CodingKey], context: EncodingContext, sortsKeys: Bool = false) {
     self.codingPath = codingPath
     self.context = context
@@ -160,7 +166,12 @@ final class QueryTreeEncoder: Encoder {
     let context = EncodingContext(keyEncoding: keyEncoding)
     let encoder = QueryTreeEncoder(codingPath: [], context: context, sortsKeys: value is any SortedKeysMarker)
     try value.encode(to: encoder)
-    if let error = context.deferredError { throw error }
+    return try rootEntries(of: encoder, value: value)
+  }
+
+  /// The entries a top-level encoder produced for `value`, which must have used a keyed container.
+  static func rootEntries<T>(of encoder: QueryTreeEncoder, value: T) throws -> [QueryNode.Entry] {
+    if let error = encoder.context.deferredError { throw error }
     guard let slot = encoder.slot else { return [] }
     switch slot.finished {
     case .object(let entries): return entries

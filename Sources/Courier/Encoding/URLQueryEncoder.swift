@@ -80,8 +80,8 @@ public struct URLQueryEncoder: Sendable {
   ///   number, contains an array the `arrayEncoding` cannot express, or a `.custom` date closure throws.
   @_disfavoredOverload
   public func encode(_ value: some Encodable) throws -> [URLQueryItem] {
-    let root = try QueryTreeEncoder.encodeRoot(value, keyEncoding: keyEncoding)
-    return try QuerySerializer(options: self).items(for: root)
+    try FlatQueryEncoder.encode(
+      value, options: self, flat: { $0.queryItems() }, tree: { try QuerySerializer(options: self).items(for: $0) })
   }
 
   /// Encodes a hand-written query into ordered name/value pairs that are *not* percent-encoded.
@@ -111,7 +111,9 @@ public struct URLQueryEncoder: Sendable {
   /// - Throws: the same errors as `encode(_:)`.
   @_disfavoredOverload
   public func percentEncodedString(_ value: some Encodable) throws -> String {
-    Self.percentEncodedString(try encode(value))
+    try FlatQueryEncoder.encode(
+      value, options: self, flat: { $0.percentEncodedQuery() },
+      tree: { Self.percentEncodedString(try QuerySerializer(options: self).items(for: $0)) })
   }
 
   /// Encodes a hand-written query into a percent-encoded string such as `a=1&b=x%20y`.
