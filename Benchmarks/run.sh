@@ -262,6 +262,52 @@ pair query-encoding "Query encoding of a 100-field struct" "$ROUNDS" \
 pair query-encoding-5 "Query encoding of a 5-field struct" "$ROUNDS" \
   query raw --fields 5 --count "$((QUERY_COUNT * 10))" -- query courier --fields 5 --count "$((QUERY_COUNT * 10))"
 
+echo "Instruction counts…"
+# CPU-bound ratios in instructions, which do not move with the machine's load: callgrind on a stripped copy of the
+# binary (valgrind 3.19 cannot read its debug information) for two counts; the difference over the extra operations
+# is one operation's cost, start-up excluded.
+INSTRUCTION_ROWS=()
+if command -v valgrind >/dev/null 2>&1; then
+  STRIPPED="$WORK/CourierBench-stripped"
+  cp "$BIN" "$STRIPPED"
+  strip -g "$STRIPPED" 2>/dev/null || true
+  # instructions <low> <high> <args…>: instructions per operation.
+  instructions() {
+    local low=$1 high=$2 counts=()
+    shift 2
+    for count in "$low" "$high"; do
+      counts+=("$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$STRIPPED" "$@" --count "$count" 2>&1 |
+        awk '/refs:/ { gsub(",", "", $NF); print $NF }')")
+    done
+    awk -v a="${counts[0]}" -v b="${counts[1]}" -v l="$low" -v h="$high" 'BEGIN { printf "%.0f", (b - a) / (h - l) }'
+  }
+  # instruction_row <title> <low> <high> <raw args> -- <courier args>
+  instruction_row() {
+    local title=$1 low=$2 high=$3 raw_args=() courier_args=() seen=0
+    shift 3
+    for argument in "$@"; do
+      if [[ $argument == -- ]]; then seen=1; continue; fi
+      if ((seen)); then courier_args+=("$argument"); else raw_args+=("$argument"); fi
+    done
+    local raw courier
+    raw=$(instructions "$low" "$high" "${raw_args[@]}")
+    courier=$(instructions "$low" "$high" "${courier_args[@]}")
+    printf '  %-52s raw %9s, Courier %9s instructions per operation\n' "$title" "$raw" "$courier"
+    INSTRUCTION_ROWS+=("$(awk -v t="$title" -v r="$raw" -v c="$courier" \
+      'BEGIN { printf "| %s | %d | %d | %.3f | %+.1f%% |", t, r, c, r / c, 100 * (c - r) / r }')")
+  }
+  instruction_row "Decoded 1 KB GET, sequential — AsyncHTTPClient" 200 600 \
+    get ahc-raw --base-url "$BASE_URL" -- get ahc-courier --base-url "$BASE_URL"
+  instruction_row "Decoded 1 KB GET, sequential — URLSession" 200 600 \
+    get urlsession-raw --base-url "$BASE_URL" -- get urlsession-courier --base-url "$BASE_URL"
+  instruction_row "Query encoding of a 100-field struct" 1000 3000 \
+    query raw --fields 100 -- query courier --fields 100
+  instruction_row "Query encoding of a 5-field struct" 20000 60000 \
+    query raw --fields 5 -- query courier --fields 5
+else
+  echo "  valgrind is not installed: no instruction counts"
+fi
+
 echo "Response limit…"
 # A buffered send of the large file with maxResponseBytes(10 MiB): it must fail with .responseTooLarge, and the
 # process's peak RSS shows what the refused body cost.
@@ -364,6 +410,16 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo "(with its \`Age\`), which is the cache's own cost. The *decoded* rows add JSON decoding into a struct, and"
   echo "\`JSONDecoder\` alone decodes this document $(printf '%.0f' "$DECODE_BEST") times a second here (best of $ROUNDS), so no"
   echo "decoded call, cached or not, can go faster than that."
+  echo
+  echo "## Instructions per operation"
+  echo
+  echo "The CPU-bound ratios, counted by callgrind instead of timed: the instructions one operation costs (the"
+  echo "difference between two runs of different counts, over the extra operations). *Raw/Courier* reads like the"
+  echo "rate ratios above (1.0 is level, higher is better for Courier); *overhead* is what Courier adds."
+  echo
+  echo "| Scenario | Raw | Courier | Raw/Courier | Overhead |"
+  echo "|---|---:|---:|---:|---:|"
+  if ((${#INSTRUCTION_ROWS[@]})); then printf '%s\n' "${INSTRUCTION_ROWS[@]}"; else echo "| (valgrind not installed) | | | | |"; fi
   echo
   echo "## Response limit"
   echo

@@ -120,7 +120,7 @@ import CourierTestSupport
     let transport = StubTransport(.post("/posts").named("create post").reply(.status(.created)))
     let client = APIClient.testing(transport: transport)
     try await client.send(
-      Endpoint<Empty>.post("/posts", body: NewPost(title: "Hi", body: "there")).query(["draft": true]).timeout(5)
+      Endpoint<Empty>.post("/posts", body: NewPost(title: "Hi", body: "there")).query(["draft": true]).timeout(45)
         .expect(.created))
     await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/nothing")) }
     let recorded = transport.requests
@@ -132,7 +132,7 @@ import CourierTestSupport
     #expect(recorded[0].queryValue("draft") == "true")
     #expect(recorded[0].headerFields[.contentType] == "application/json")
     #expect(try recorded[0].decodeBody(as: NewPost.self) == NewPost(title: "Hi", body: "there"))
-    #expect(recorded[0].options.timeout == 5)
+    #expect(recorded[0].options.timeout == 45)
     #expect(recorded[0].stub == "create post")
     #expect(recorded[1].stub == nil)
     #expect(recorded[1].body == nil)

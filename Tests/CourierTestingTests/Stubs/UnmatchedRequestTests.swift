@@ -48,10 +48,10 @@ import Testing
   @Test func aTestingClientKeepsItsStubTransportWhateverTheConfigurationSays() async throws {
     let client = APIClient.testing(stubs: [.get("/ok")]) { configuration in
       configuration.transport = URLSessionTransport()
-      configuration.timeout = 1
+      configuration.timeout = 45
     }
     #expect(client.stubTransport != nil)
-    #expect(client.configuration.timeout == 1)
+    #expect(client.configuration.timeout == 45)
     #expect(try await client.send(Endpoint<Empty>.get("/ok")).status == .ok)
     let error = await #expect(throws: CourierError.self) {
       try await client.send(Endpoint<Empty>.get("https://example.com/"))

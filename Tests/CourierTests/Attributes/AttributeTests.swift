@@ -60,10 +60,10 @@ private struct PriorityHeader: Interceptor {
   @Test func theTransportSeesTheCallsAttributes() async throws {
     let transport = StubTransport(.any.reply(.status(.ok)))
     let client = APIClient.stubbed(transport)
-    try await client.send(Endpoint<Empty>.get("/a").priority(2).timeout(3))
+    try await client.send(Endpoint<Empty>.get("/a").priority(2).timeout(45))
     let options = try #require(transport.requests.first?.options)
     #expect(options.attributes[Priority.self] == 2)
-    #expect(options.timeout == 3)
+    #expect(options.timeout == 45)
     #expect(!options.deliversBodyIncrementally)
     _ = try await client.stream(Endpoint<Empty>.get("/b")).body.collect()
     #expect(transport.requests.last?.options.deliversBodyIncrementally == true)
