@@ -20,6 +20,8 @@ public final class APIClient: Sendable {
   /// Why a configured default header cannot be sent; every request then fails with it.
   let defaultFieldsProblem: CourierError?
   let callCounter = Locked<UInt64>(0)
+  /// The deadlines of this client's calls, kept by one timer task.
+  let deadlines = DeadlineTimer()
   /// The configured interceptors in front of the transport, composed once.
   let chain: InterceptorNext
 

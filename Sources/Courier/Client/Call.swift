@@ -56,7 +56,7 @@ struct Call<Value: Decodable & Sendable>: Sendable {
       let idle = context[IdleTimeoutKey.self]
       let activity = idle.map { _ in Deadline.Activity() }
       let (result, head, received) = try await Deadline.run(
-        seconds: context.timeout, idle: idle, activity: activity
+        seconds: context.timeout, idle: idle, activity: activity, timer: client.deadlines
       ) { [self] in
         let (head, responseBody) = try await client.chain(built, body, context)
         activity?.touch()

@@ -21,14 +21,26 @@ enum Deadline {
 
   /// Runs `operation`, cancelling it and throwing ``Expired`` when it is not done within `seconds`, or when `idle`
   /// seconds pass without `activity` being touched. Cancelling the calling task cancels it too.
+  ///
+  /// Without an idle limit, the deadline goes to `timer`, the client's shared timer, so a call starts no timer task
+  /// of its own.
   static func run<Result: Sendable>(
     seconds: TimeInterval,
     idle: TimeInterval? = nil,
     activity: Activity? = nil,
+    timer shared: DeadlineTimer? = nil,
     _ operation: @escaping @Sendable () async throws -> Result
   ) async throws -> Result {
     let expired = Locked<Expired?>(nil)
     let work = Task { try await operation() }
+    if let shared, idle == nil, seconds.isFinite {
+      let token = shared.register(timeout: seconds) {
+        expired.withLock { $0 = Expired(underlying: CancellationError(), idle: nil) }
+        work.cancel()
+      }
+      defer { shared.unregister(token) }
+      return try await finish(work, expired: expired)
+    }
     let timer = Task {
       let start = Uptime.now
       while true {
@@ -46,6 +58,14 @@ enum Deadline {
       }
     }
     defer { timer.cancel() }
+    return try await finish(work, expired: expired)
+  }
+
+  /// Waits for `work`, cancelling it with the calling task, and throws ``Expired`` when the deadline cut it short.
+  private static func finish<Result: Sendable>(
+    _ work: Task<Result, any Error>,
+    expired: Locked<Expired?>
+  ) async throws -> Result {
     do {
       let result = try await withTaskCancellationHandler {
         try await work.value
