@@ -10,6 +10,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
   ],
   targets: [
     .executableTarget(
@@ -20,6 +21,7 @@ let package = Package(
         .product(name: "CourierSQLiteCache", package: "Courier"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOFoundationCompat", package: "swift-nio"),
       ],

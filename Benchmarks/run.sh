@@ -298,6 +298,8 @@ if command -v valgrind >/dev/null 2>&1; then
   }
   instruction_row "Decoded 1 KB GET, sequential — AsyncHTTPClient" 200 600 \
     get ahc-raw --base-url "$BASE_URL" -- get ahc-courier --base-url "$BASE_URL"
+  instruction_row "Decoded 1 KB GET, sequential, auth + retry + logging — AsyncHTTPClient" 200 600 \
+    get ahc-raw --base-url "$BASE_URL" -- get ahc-courier-chain --base-url "$BASE_URL"
   instruction_row "Decoded 1 KB GET, sequential — URLSession" 200 600 \
     get urlsession-raw --base-url "$BASE_URL" -- get urlsession-courier --base-url "$BASE_URL"
   instruction_row "Query encoding of a 100-field struct" 1000 3000 \

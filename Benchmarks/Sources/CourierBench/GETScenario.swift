@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 import NIOFoundationCompat
 
@@ -21,6 +22,9 @@ enum GETVariant: String, CaseIterable {
   case courierURLSession = "urlsession-courier"
   case rawAsyncHTTPClient = "ahc-raw"
   case courierAsyncHTTPClient = "ahc-courier"
+  /// Courier over AsyncHTTPClient with a typical chain: auth (a stored token), retry, and logging at info level to a
+  /// logger whose level is notice, so nothing is written.
+  case courierAsyncHTTPClientChain = "ahc-courier-chain"
 }
 
 /// Fetches and decodes one document per call.
@@ -71,6 +75,21 @@ struct GETRunner: Sendable {
         eventLoopGroupProvider: .singleton, configuration: configuration.httpClientConfiguration)
       let client = APIClient(baseURL: baseURL) {
         $0.transport = AsyncHTTPClientTransport(client: httpClient, configuration: configuration)
+      }
+      fetch = { _ = try await client.value(Endpoint<Catalog>.get("/small.json")) }
+      shutdown = { try await httpClient.shutdown() }
+    case .courierAsyncHTTPClientChain:
+      let configuration = AsyncHTTPClientTransport.Configuration()
+      let httpClient = HTTPClient(
+        eventLoopGroupProvider: .singleton, configuration: configuration.httpClientConfiguration)
+      var logger = Logger(label: "courier-bench") { StreamLogHandler.standardError(label: $0) }
+      logger.logLevel = .notice
+      let provider = StoredTokenProvider(store: InMemoryTokenStore(AuthToken(accessToken: "bench-token"))) { $0 }
+      let client = APIClient(baseURL: baseURL) {
+        $0.transport = AsyncHTTPClientTransport(client: httpClient, configuration: configuration)
+        $0.interceptors = [
+          AuthInterceptor(provider: provider), RetryInterceptor(), LoggingInterceptor(logger: logger),
+        ]
       }
       fetch = { _ = try await client.value(Endpoint<Catalog>.get("/small.json")) }
       shutdown = { try await httpClient.shutdown() }
