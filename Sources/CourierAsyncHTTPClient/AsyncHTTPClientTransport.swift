@@ -35,6 +35,11 @@ import NIOCore
 /// the upload. A streamed response body then arrives for as long as it keeps coming, bounded by the client's
 /// ``Configuration/readTimeout`` (the longest wait between two reads). Cancelling the calling task cancels the
 /// request, also while the response body is being read.
+///
+/// When the call asks to be told that its request went out (`TransportOptions.requestSent`, set for a start handler
+/// or an event handler), the transport reports the moment the request head has been written to a connection: a
+/// streamed body as the client first pulls it, any other request through AsyncHTTPClient's delegate API, whose
+/// `didSendRequestHead` is that moment. A connection that is refused or never accepted is never reported.
 public struct AsyncHTTPClientTransport: HTTPTransport {
   /// The client requests are sent with.
   public let client: HTTPClient
@@ -82,13 +87,24 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     body: HTTPBody?,
     options: TransportOptions
   ) async throws -> (HTTPResponse, HTTPBody) {
-    var clientRequest = try HTTPClientRequest(request, body: body, requestSent: options.requestSent)
+    // A streamed body tells when the request went out by being pulled; a request without one, or with its bytes in
+    // memory, goes through the delegate API, which reports the written head (only when someone listens for it).
+    let signalsThroughDelegate = options.requestSent != nil && (body == nil || body?.bufferedData != nil)
+    var clientRequest = try HTTPClientRequest(
+      request, body: signalsThroughDelegate ? nil : body, requestSent: options.requestSent)
     // Also on a client made elsewhere (`HTTPClient.shared`), the policy holds.
     if let tls = configuration.tlsConfiguration { clientRequest.tlsConfiguration = tls }
     let clientResponse: HTTPClientResponse
     do {
       try Task.checkCancellation()
-      clientResponse = try await client.execute(clientRequest, deadline: NIODeadline.after(seconds: options.timeout))
+      let deadline = NIODeadline.after(seconds: options.timeout)
+      if signalsThroughDelegate, let requestSent = options.requestSent {
+        clientResponse = try await client.execute(
+          clientRequest, buffered: body?.bufferedData.map { ByteBuffer(bytes: $0) }, deadline: deadline,
+          requestSent: requestSent)
+      } else {
+        clientResponse = try await client.execute(clientRequest, deadline: deadline)
+      }
     } catch {
       throw CourierError(asyncHTTPClientFailure: error, request: request)
     }

@@ -1,17 +1,11 @@
 import Foundation
 
 /// The moment a request went out on a connection: fired by the transport through
-/// ``TransportOptions/requestSent`` (as a request body starts to go out), by Courier when the response head
-/// arrives, or when the request has been with the transport for ``grace`` without failing. Runs the call's start
-/// work once, and only when it fired: a call whose connection is refused, whose host is unknown or whose device is
-/// offline fails within the grace period and never starts.
-///
-/// The grace period stands in for the moment a connection is made, which neither URLSession nor AsyncHTTPClient
-/// reports for a request without a body; a slow server's call starts after it, as a spinner should.
+/// ``TransportOptions/requestSent`` (AsyncHTTPClient when the request head has been written, URLSession as the body
+/// goes out), or by Courier when the response head arrives. Runs the call's start work once, and only when it fired:
+/// a call whose connection is refused, never accepted, whose host is unknown or whose device is offline fails
+/// without starting.
 final class SentSignal: Sendable {
-  /// How long a request may be with the transport before it counts as sent.
-  static let grace: Duration = .milliseconds(100)
-
   private let events: AsyncStream<Bool>
   private let continuation: AsyncStream<Bool>.Continuation
 
@@ -32,11 +26,6 @@ final class SentSignal: Sendable {
     then: @escaping @Sendable () async -> Void
   ) async throws -> Result {
     let events = self.events
-    let timer = Task { [self] in
-      try await Task.sleep(for: Self.grace)
-      fire()
-    }
-    defer { timer.cancel() }
     async let started: Void = {
       var iterator = events.makeAsyncIterator()
       if await iterator.next() == true { await then() }
@@ -47,7 +36,6 @@ final class SentSignal: Sendable {
       await started
       return result
     } catch {
-      timer.cancel()
       continuation.finish()
       await started
       throw error

@@ -38,8 +38,10 @@ extension Endpoint {
     attribute(DownloadProgressKey.self, handler)
   }
 
-  /// Runs `handler` once, when the request has gone out: its body started to go out on a connection, its response
-  /// began, or it has been with the transport for 0.1 s without failing. The call returns only after `handler`.
+  /// Runs `handler` once, when the request has gone out on a connection, as the transport reports it through
+  /// ``TransportOptions/requestSent``, or when its response began. The call returns only after `handler`.
+  /// AsyncHTTPClient reports the request head written; URLSession reports a body going out, and for a request
+  /// without one counts it sent after 0.1 s with the session without failing.
   ///
   /// It does not run for a call that never reached a server: a request that could not be built, a cache hit, a call
   /// cancelled or failed by an interceptor (such as a connectivity check that finds the device offline), or a

@@ -6,10 +6,10 @@ public struct TransportOptions: Sendable {
   public var timeout: TimeInterval
   /// The call's attributes, for a transport with per-call settings of its own; see ``AttributeKey``.
   public var attributes: Attributes
-  /// Courier's hook for the moment the request went out on a connection. A transport whose engine reports it (a
-  /// request body being written, say) calls it then; Courier calls it itself when the response head arrives, and
-  /// never when the connection failed, so the call's start handler and `started` event wait for a real request.
-  /// Calling it more than once is harmless.
+  /// Courier's hook for the moment the request went out on a connection, set when someone listens for it (a start
+  /// handler, an event handler). A transport calls it as soon as its engine reports the request head or body written,
+  /// and never for a connection that was not made; Courier calls it itself when the response head arrives, so the
+  /// call's start handler and `started` event wait for a real request. Calling it more than once is harmless.
   public var requestSent: (@Sendable () -> Void)?
 
   /// Creates options; the timeout defaults to 60 seconds.

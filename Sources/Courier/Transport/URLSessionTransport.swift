@@ -125,6 +125,30 @@ public final class URLSessionTransport: HTTPTransport {
     body: HTTPBody?,
     options: TransportOptions
   ) async throws -> (HTTPResponse, HTTPBody) {
+    // URLSession's delegate reports a request's body going out, and nothing for a request without one (nor for any
+    // request sent through a completion handler): such a request counts as sent once it has been with the session
+    // for `sentGrace` without failing. A refused connection, an unknown host or an offline device fail sooner.
+    let hasBody = body.map { $0.length != .known(0) } ?? false
+    let reportsBody = delegate != nil && Self.answersChallengesOnlyWithDelegates
+    guard let requestSent = options.requestSent, !(hasBody && reportsBody) else {
+      return try await exchange(request, body: body, options: options)
+    }
+    let timer = Task {
+      try await Task.sleep(for: Self.sentGrace)
+      requestSent()
+    }
+    defer { timer.cancel() }
+    return try await exchange(request, body: body, options: options)
+  }
+
+  /// How long a request URLSession says nothing about may be with the session before it counts as sent.
+  static let sentGrace: Duration = .milliseconds(100)
+
+  private func exchange(
+    _ request: HTTPRequest,
+    body: HTTPBody?,
+    options: TransportOptions
+  ) async throws -> (HTTPResponse, HTTPBody) {
     guard var urlRequest = Self.urlRequest(for: request, timeout: options.timeout) else {
       throw CourierError(.invalidURL, "The request has no usable URL", request: request)
     }

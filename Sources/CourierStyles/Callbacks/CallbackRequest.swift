@@ -17,8 +17,10 @@ import Courier
 /// `CourierError.isTimeout` → `onTimeout`, `CourierError.isNoConnection` → `onNetworkUnavailable`,
 /// `CourierError.isUnauthorized` (401, or credentials that could not be refreshed) → `onNotAuthorized`.
 ///
-/// **When `onRequestStarted` runs.** Once, when the request has gone out: its body started to go out on a
-/// connection, its response began, or it has been with the transport for 0.1 s without failing. It does not run
+/// **When `onRequestStarted` runs.** Once, when the request has gone out on a connection, as the transport reports
+/// it (AsyncHTTPClient: the request head was written; URLSession: its body started to go out, or, for a request
+/// without a body, which URLSession says nothing about, 0.1 s with the session without failing), or when its response
+/// began. It does not run
 /// when the call never reached a server: the request could not be built (`invalidURL`, `encoding`), it was
 /// cancelled first, an interceptor answered or failed it (a cache hit, a connectivity check that finds the device
 /// offline), or the transport could not connect (refused, unknown host, no network), which is reported at once.

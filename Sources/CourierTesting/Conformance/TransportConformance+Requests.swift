@@ -55,6 +55,25 @@ extension TransportConformance {
         try run.expect(started.withLock { $0 } == 0, "the start handler ran for a refused connection")
         try run.expect(events.withLock { $0 } == 0, "the started event was sent for a refused connection")
       },
+      TransportConformanceCase("The start handler does not run while the server has not accepted the connection") {
+        run in
+        let listener = try await UnacceptingListener.start()
+        let started = Synchronized(0)
+        var configuration = APIClient.Configuration(baseURL: listener.baseURL, transport: run.transport)
+        configuration.eventHandler = { event in
+          if case .started = event { started.withLock { $0 += 1 } }
+        }
+        let client = APIClient(configuration: configuration)
+        let error = try await run.error {
+          try await client.send(
+            Endpoint<Data>.get("/").timeout(1).retries(false).onTransportStart { started.withLock { $0 += 1 } })
+        }
+        await listener.stop()
+        try run.expect(
+          error.kind == .timeout || error.kind == .noConnection, "expected .timeout or .noConnection, got \(error)")
+        try run.expect(
+          started.withLock { $0 } == 0, "the call started although no connection was made")
+      },
       TransportConformanceCase("The start handler runs once, before the call returns, when the request went out") {
         run in
         let server = try await run.answering { request, connection in

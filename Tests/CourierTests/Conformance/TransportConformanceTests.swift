@@ -2,6 +2,7 @@ import Courier
 import CourierTestSupport
 import CourierTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 /// Every transport in the package passes every case of ``TransportConformance``.
@@ -15,12 +16,50 @@ import Testing
   @Test(arguments: TransportKind.allCases, TransportConformance.cases)
   func conforms(_ kind: TransportKind, _ conformanceCase: TransportConformanceCase) async throws {
     try await withTransport(kind) { transport in
+      if kind == .urlSession, conformanceCase.name.hasPrefix(Self.urlSessionCannotTell) {
+        // URLSession reports nothing between resuming a task without a body and its response head, so such a request
+        // counts as sent after 0.1 s with the session (`URLSessionTransport.sentGrace`), connection or not.
+        await withKnownIssue("URLSession does not report when a request without a body goes out") {
+          try await TransportConformance.check(conformanceCase, over: transport, timingSlack: Self.slack)
+        }
+        return
+      }
       try await TransportConformance.check(conformanceCase, over: transport, timingSlack: Self.slack)
+    }
+  }
+
+  /// The case URLSession cannot pass.
+  static let urlSessionCannotTell = "The start handler does not run while the server has not accepted"
+
+  /// A call with a start handler or an event handler asks the transport to report when its request went out;
+  /// AsyncHTTPClient then sends a request without a streamed body through its delegate API. Every case holds there
+  /// too.
+  @Test(arguments: TransportConformance.cases)
+  func asyncHTTPClientConformsWhenItReportsTheRequestSent(_ conformanceCase: TransportConformanceCase) async throws {
+    try await withTransport(.asyncHTTPClient) { transport in
+      try await TransportConformance.check(
+        conformanceCase, over: ReportingRequestSent(transport), timingSlack: Self.slack)
     }
   }
 
   @Test(arguments: TransportConformance.offlineCases)
   func theStubTransportRefusesWhatMustNotBeSent(_ conformanceCase: TransportConformanceCase) async throws {
     try await TransportConformance.check(conformanceCase, over: StubTransport(), timingSlack: Self.slack)
+  }
+}
+
+/// A transport that always asks the one it wraps to report when a request went out.
+struct ReportingRequestSent: HTTPTransport {
+  let base: any HTTPTransport
+
+  init(_ base: any HTTPTransport) { self.base = base }
+
+  var supportedContentEncodings: [String] { base.supportedContentEncodings }
+
+  func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws -> (HTTPResponse, HTTPBody)
+  {
+    var options = options
+    if options.requestSent == nil { options.requestSent = {} }
+    return try await base.send(request, body: body, options: options)
   }
 }

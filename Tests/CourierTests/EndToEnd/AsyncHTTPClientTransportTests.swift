@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Courier
 import CourierTestSupport
+import Crypto
 import Foundation
 import HTTPTypes
 import NIOCore
@@ -102,6 +103,51 @@ import Darwin
       #expect(streamed.length == .known(Int64(buffered.count)))
       #expect(response.headerFields[.contentLength] == "\(buffered.count)")
       #expect(try await streamed.collect() == buffered)
+    }
+  }
+
+  /// With a start handler, a request without a body goes through AsyncHTTPClient's delegate API, which reports the
+  /// request head written; its response body still streams with backpressure, byte for byte, to a slow reader.
+  @Test(.timeLimit(.minutes(1))) func aReportedRequestStreamsALargeBodyToASlowReader() async throws {
+    try await withDemoServer(.asyncHTTPClient) { client, server in
+      let bytes = 12_000_000
+      let expected = try await DownloadEndToEndTests.sha256(of: bytes, client)
+      let request = try client.httpRequest(for: Endpoint<Data>.get("/download/\(bytes)"))
+      let sent = Synchronized(0)
+      var options = TransportOptions(timeout: 45)
+      options.requestSent = { sent.withLock { $0 += 1 } }
+      let (response, body) = try await server.transport.send(request, body: nil, options: options)
+      #expect(sent.withLock { $0 } == 1, "the head was written once before the response arrived")
+      #expect(response.status == .ok)
+      var digest = SHA256()
+      var count = 0
+      var reads = 0
+      for try await chunk in body {
+        digest.update(data: chunk)
+        count += chunk.count
+        reads += 1
+        if reads % 50 == 0 { try await Task.sleep(for: .milliseconds(5)) }
+      }
+      #expect(count == bytes)
+      #expect(digest.finalize().map { String(format: "%02x", $0) }.joined() == expected)
+    }
+  }
+
+  @Test func aReportedRequestThatIsCancelledWhileItsBodyArrivesStops() async throws {
+    try await withDemoServer(.asyncHTTPClient) { client, server in
+      let request = try client.httpRequest(for: Endpoint<Data>.get("/download/400000000").query(["rate": 2_000_000]))
+      var options = TransportOptions(timeout: 45)
+      options.requestSent = {}
+      let reading = Task {
+        let (_, body) = try await server.transport.send(request, body: nil, options: options)
+        var count = 0
+        for try await chunk in body { count += chunk.count }
+        return count
+      }
+      try await Task.sleep(for: .milliseconds(300))
+      reading.cancel()
+      let error = await #expect(throws: CourierError.self) { try await reading.value }
+      #expect(error?.kind == .cancelled)
     }
   }
 
