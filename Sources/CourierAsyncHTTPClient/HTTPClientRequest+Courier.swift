@@ -60,10 +60,15 @@ extension HTTPClientRequest {
 }
 
 extension HTTPClientRequest.Body {
-  /// The body for an `HTTPBody`: its bytes when buffered, otherwise a stream of its chunks.
+  /// The body for an `HTTPBody`: its bytes when buffered; its segments when it is made of bytes and whole files
+  /// (read into buffers without a copy); otherwise a stream of its chunks.
   static func courier(_ body: HTTPBody, requestSent: (@Sendable () -> Void)? = nil) -> HTTPClientRequest.Body {
     if let data = body.bufferedData {
       return .bytes(ByteBuffer(bytes: data))
+    }
+    if let segments = body.segments, case .known(let count) = body.length {
+      return .stream(
+        SegmentByteBuffers(segments: segments, body: body, requestSent: requestSent), length: .known(count))
     }
     switch body.length {
     case .known(let count): return .stream(RequestBodyChunks(body, requestSent: requestSent), length: .known(count))

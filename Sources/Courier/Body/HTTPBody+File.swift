@@ -13,6 +13,7 @@ extension HTTPBody {
       FileChunks(url: url, expectedSize: size, chunkSize: chunkSize), length: .known(size), iterationBehavior: .multiple
     )
     body.file = url
+    body.segments = [.file(url, size: size)]
     return body
   }
 }

@@ -39,6 +39,10 @@ public struct HTTPBody: Sendable {
   public let iterationBehavior: IterationBehavior
   /// The file the whole body is read from, when it is one (URLSession uploads it directly).
   var file: URL?
+  /// What a streamed body is made of, when it is bytes in memory and whole files (a file body, a multipart form):
+  /// a transport may read the files itself, into its own buffers, rather than take the body's `Data` chunks. It
+  /// must then report the bytes it sends through ``startReporting()``.
+  package var segments: [BodySegment]?
   /// Counts the bytes a transport takes from the body, for upload progress.
   var progress: ProgressReporter?
 
@@ -152,6 +156,14 @@ extension HTTPBody: AsyncSequence {
 }
 
 extension HTTPBody {
+  /// For a transport that sends the body's ``segments`` rather than its chunks: starts an attempt of the body's
+  /// upload progress and returns what to call with the size of each piece sent, or `nil` when nobody watches.
+  package func startReporting() -> (@Sendable (Int) -> Void)? {
+    guard let progress else { return nil }
+    progress.start(total: length.bytes)
+    return { progress.advance(by: $0) }
+  }
+
   /// The same body, reporting the bytes taken from it to `reporter`.
   /// This body, touching `activity` as each chunk arrives (for the idle timeout).
   func touching(_ activity: Deadline.Activity) -> HTTPBody {

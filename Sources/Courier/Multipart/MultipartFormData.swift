@@ -86,7 +86,7 @@ public struct MultipartFormData: Sendable {
       }
     }
     let boundary = try usableBoundary()
-    var segments: [MultipartSegment] = []
+    var segments: [BodySegment] = []
     var pending = Data()
     for part in parts {
       pending.append(Data("--\(boundary)\r\n".utf8))
@@ -104,7 +104,8 @@ public struct MultipartFormData: Sendable {
     pending.append(Data("--\(boundary)--\r\n".utf8))
     segments.append(.data(pending))
     let length = segments.reduce(Int64(0)) { $0 + $1.length }
-    let body = HTTPBody(MultipartStream(segments: segments), length: .known(length), iterationBehavior: .multiple)
+    var body = HTTPBody(MultipartStream(segments: segments), length: .known(length), iterationBehavior: .multiple)
+    body.segments = segments
     return (body, "multipart/form-data; boundary=\(boundary)")
   }
 

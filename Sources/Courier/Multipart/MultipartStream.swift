@@ -1,11 +1,17 @@
 import Foundation
 
-/// One piece of a multipart body: bytes built in memory, or a file read when sent.
-enum MultipartSegment: Sendable {
+/// One piece of a body: bytes built in memory, or a file read when sent (a multipart form's file parts, a file
+/// body). A transport that reads files its own way (into its own buffers, without a copy) sends the segments of a
+/// body that has them (``HTTPBody/segments``) instead of iterating its chunks.
+package enum BodySegment: Sendable {
+  /// Bytes in memory.
   case data(Data)
+  /// The whole of a file, of the size it had when the body was made (a file that changes size while it is sent
+  /// fails the request).
   case file(URL, size: Int64)
 
-  var length: Int64 {
+  /// The segment's length in bytes.
+  package var length: Int64 {
     switch self {
     case .data(let data): return Int64(data.count)
     case .file(_, let size): return size
@@ -16,7 +22,7 @@ enum MultipartSegment: Sendable {
 /// The chunks of a multipart body, in order; files are read a chunk at a time.
 struct MultipartStream: AsyncSequence, Sendable {
   typealias Element = Data
-  let segments: [MultipartSegment]
+  let segments: [BodySegment]
   var chunkSize = 256 * 1024
 
   struct AsyncIterator: AsyncIteratorProtocol {

@@ -151,6 +151,25 @@ import Darwin
     }
   }
 
+  /// A file body is read with NIO's file system into the buffers AsyncHTTPClient writes; a file that changed size
+  /// since the body was made fails the call as the body's own chunks would, and the server never sees a short body
+  /// as complete.
+  @Test(.timeLimit(.minutes(1))) func aFileThatChangedSizeFailsTheUpload() async throws {
+    try await withDemoServer(.asyncHTTPClient) { client, server in
+      let request = try client.httpRequest(for: Endpoint<Data>.post("/upload/raw"))
+      for newSize in [1_000, 3_000_000] {
+        let file = try temporaryFile(Data(repeating: 7, count: 2_000_000))
+        let body = try HTTPBody.file(at: file)
+        try Data(repeating: 8, count: newSize).write(to: file)
+        let error = await #expect(throws: CourierError.self) {
+          try await server.transport.send(request, body: body, options: TransportOptions(timeout: 30))
+        }
+        #expect(error?.kind == .invalidRequest, "\(newSize) bytes: \(String(describing: error))")
+        #expect(error?.detail.contains(file.path) == true)
+      }
+    }
+  }
+
   @Test func aBodyCutShortByCancellationThrowsInsteadOfEnding() async throws {
     let request = HTTPRequest(url: URL(string: "http://127.0.0.1/x")!)
     func chunks() -> ResponseBodyChunks {

@@ -1,5 +1,6 @@
 import Courier
 import CourierTestSupport
+import Crypto
 import Foundation
 import HTTPTypes
 import Testing
@@ -21,9 +22,24 @@ import Testing
         Endpoint<RawUploadReport>.post("/upload/raw").body(.file(file)).onUploadProgress(values.append))
       #expect(report.size == Self.size)
       #expect(report.chunked == false)
+      let sent = SHA256.hash(data: try Data(contentsOf: file)).map { String(format: "%02x", $0) }.joined()
+      #expect(report.sha256 == sent, "the server received the file's bytes")
       values.expectMonotonicFromZero()
       #expect(values.last == TransferProgress(completedBytes: Int64(Self.size), totalBytes: Int64(Self.size)))
       #expect(values.all.count >= 3, "intermediate values: \(values.all.count)")
+    }
+  }
+
+  /// A 307 sends the body again: a file body is read again from the start, whole.
+  @Test(arguments: TransportKind.allCases)
+  func aFileBodyIsSentWholeAgainAfterA307(_ kind: TransportKind) async throws {
+    let file = try Self.patternFile()
+    try await withDemoServer(kind) { client, _ in
+      let report = try await client.value(
+        Endpoint<RawUploadReport>.post("/redirect/307").query(["to": "/upload/raw"]).body(.file(file)))
+      let sent = SHA256.hash(data: try Data(contentsOf: file)).map { String(format: "%02x", $0) }.joined()
+      #expect(report.size == Self.size)
+      #expect(report.sha256 == sent)
     }
   }
 
