@@ -28,8 +28,17 @@ extension HTTPClient {
     let head = try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         delegate.awaitHead(continuation)
-        let task = self.execute(request: delegateRequest, delegate: delegate, deadline: deadline)
-        task.futureResult.whenFailure { delegate.fail($0) }
+        // The delegate API's deadline would also cover the body; as with `execute(_:deadline:)`, this one ends when
+        // the response head arrives.
+        let task = self.execute(request: delegateRequest, delegate: delegate)
+        let expiry = task.eventLoop.scheduleTask(deadline: deadline) {
+          task.fail(reason: HTTPClientError.deadlineExceeded)
+        }
+        delegate.headArrived = { expiry.cancel() }
+        task.futureResult.whenComplete { result in
+          expiry.cancel()
+          if case .failure(let error) = result { delegate.fail(error) }
+        }
         demand.attach(task)
       }
     } onCancel: {
@@ -123,6 +132,13 @@ final class SentSignallingDelegate: HTTPClientResponseDelegate, Sendable {
   private let demand: BodyDemand
   private let requestSent: @Sendable () -> Void
   private let head = NIOLockedValueBox<CheckedContinuation<HTTPResponseHead, any Error>?>(nil)
+  private let onHead = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
+
+  /// Runs when the response head arrives (set once, before the request starts).
+  var headArrived: (@Sendable () -> Void)? {
+    get { onHead.withLockedValue { $0 } }
+    set { onHead.withLockedValue { $0 = newValue } }
+  }
 
   init(source: ResponseBodyProducer.Source, demand: BodyDemand, requestSent: @escaping @Sendable () -> Void) {
     self.source = source
@@ -157,6 +173,7 @@ final class SentSignallingDelegate: HTTPClientResponseDelegate, Sendable {
   }
 
   func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+    headArrived?()
     takeHead()?.resume(returning: head)
     return task.eventLoop.makeSucceededVoidFuture()
   }

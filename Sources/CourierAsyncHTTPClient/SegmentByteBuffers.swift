@@ -8,8 +8,9 @@ import _NIOFileSystem
 /// AsyncHTTPClient writes: files are read with NIO's file system straight into buffers of `chunkLength` bytes, so
 /// no file byte is copied on its way to the connection.
 ///
-/// Each iteration opens the files again (a redirect or retry sends the body again). A file whose size changed since
-/// the body was made fails the request with `CourierError.Kind.invalidRequest`, as the body's own chunks do.
+/// Each iteration opens the files again (Courier sends a body again for a redirect or a retry by making a new
+/// request from it). A file whose size changed since the body was made fails the request with
+/// `CourierError.Kind.invalidRequest`, as the body's own chunks do.
 struct SegmentByteBuffers: AsyncSequence, Sendable {
   typealias Element = ByteBuffer
 
@@ -86,8 +87,9 @@ final class OpenedFile: Sendable {
     } catch {
       throw CourierError(.invalidRequest, "The file \(url.path) could not be opened", underlyingError: error)
     }
+    // A bounded range reads with `pread` (no shared offset); one byte past the size shows a file that grew.
     chunks = Chunks(
-      handle.readChunks(in: 0..<Int64.max, chunkLength: .bytes(Int64(SegmentByteBuffers.chunkLength)))
+      handle.readChunks(in: 0..<(expectedSize + 1), chunkLength: .bytes(Int64(SegmentByteBuffers.chunkLength)))
         .makeAsyncIterator())
   }
 
@@ -105,11 +107,14 @@ final class OpenedFile: Sendable {
       throw CourierError(.invalidRequest, "The file \(url.path) could not be read", underlyingError: error)
     }
     guard let buffer else {
-      let read = state.withLockedValue { state in
-        state.open = false
-        return state.read
+      let read = state.withLockedValue { $0.read }
+      do {
+        try await handle.close()
+      } catch {
+        // Closing could not run (its thread pool refused it): give the descriptor back here.
+        try? handle.detachUnsafeFileDescriptor().close()
       }
-      try? await handle.close()
+      state.withLockedValue { $0.open = false }
       guard read == expectedSize else {
         throw CourierError(
           .invalidRequest,

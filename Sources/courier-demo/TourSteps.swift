@@ -88,13 +88,15 @@ struct TourSteps {
     offline.port = 9  // the discard port: nothing listens on it here
     let refused = APIClient(baseURL: offline.url) { $0.transport = transport }
     let dialled = ProcessInfo.processInfo.systemUptime
+    let starts = StartCount()
     do {
-      try await refused.send(Endpoint<Empty>.get("/ping").timeout(30))
+      try await refused.send(Endpoint<Empty>.get("/ping").timeout(30).onTransportStart { await starts.add() })
     } catch let error as CourierError {
       let elapsed = ProcessInfo.processInfo.systemUptime - dialled
       print(
         "  a refused connection → isNoConnection: \(error.isNoConnection), reported "
           + (elapsed < 1 ? "at once, not after the 30 s timeout" : "after \(Int(elapsed)) s"))
+      print("  its start handler ran \(await starts.count) times: nothing went out, so no spinner")
     }
 
     try await runInterceptorSteps()
@@ -111,4 +113,11 @@ struct TourSteps {
   func step(_ title: String) {
     print("\n▸ \(title)")
   }
+}
+
+/// Counts the times a start handler ran.
+actor StartCount {
+  private(set) var count = 0
+
+  func add() { count += 1 }
 }

@@ -133,6 +133,22 @@ import Darwin
     }
   }
 
+  /// The transport's timeout covers the request until its response head, on the delegate path as on the other: a
+  /// body that takes longer still arrives whole (Courier's own deadline decides how long a call may read).
+  @Test(.timeLimit(.minutes(1))) func aReportedRequestsTimeoutEndsWithTheHead() async throws {
+    try await withDemoServer(.asyncHTTPClient) { client, server in
+      let request = try client.httpRequest(for: Endpoint<Data>.get("/download/600000").query(["rate": 300_000]))
+      var options = TransportOptions(timeout: 1)
+      options.requestSent = {}
+      let started = ContinuousClock.now
+      let (_, body) = try await server.transport.send(request, body: nil, options: options)
+      var count = 0
+      for try await chunk in body { count += chunk.count }
+      #expect(count == 600_000)
+      #expect(ContinuousClock.now - started > .seconds(1.2), "the body took longer than the timeout")
+    }
+  }
+
   @Test func aReportedRequestThatIsCancelledWhileItsBodyArrivesStops() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
       let request = try client.httpRequest(for: Endpoint<Data>.get("/download/400000000").query(["rate": 2_000_000]))
