@@ -140,12 +140,23 @@ import Darwin
       let request = try client.httpRequest(for: Endpoint<Data>.get("/download/600000").query(["rate": 300_000]))
       var options = TransportOptions(timeout: 1)
       options.requestSent = {}
-      let started = ContinuousClock.now
-      let (_, body) = try await server.transport.send(request, body: nil, options: options)
-      var count = 0
-      for try await chunk in body { count += chunk.count }
-      #expect(count == 600_000)
-      #expect(ContinuousClock.now - started > .seconds(1.2), "the body took longer than the timeout")
+      // A test process starved by the tests beside it may see the head after the timeout; only a head that arrived
+      // in time makes a case, so those attempts are repeated.
+      for _ in 0..<5 {
+        let started = ContinuousClock.now
+        let body: HTTPBody
+        do {
+          (_, body) = try await server.transport.send(request, body: nil, options: options)
+        } catch let error as CourierError where error.kind == .timeout {
+          continue
+        }
+        var count = 0
+        for try await chunk in body { count += chunk.count }
+        #expect(count == 600_000)
+        #expect(ContinuousClock.now - started > .seconds(1.2), "the body took longer than the timeout")
+        return
+      }
+      Issue.record("the head never arrived within the timeout")
     }
   }
 
