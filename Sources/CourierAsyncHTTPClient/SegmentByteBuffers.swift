@@ -1,6 +1,5 @@
 import Courier
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import _NIOFileSystem
 
@@ -65,19 +64,14 @@ struct SegmentByteBuffers: AsyncSequence, Sendable {
 }
 
 /// A file open for reading, read a buffer at a time; closed when read to its end, or when dropped before that.
-final class OpenedFile: Sendable {
+/// Only the iterator that opened it uses it.
+final class OpenedFile {
   let url: URL
   let expectedSize: Int64
   private let handle: ReadFileHandle
-  private let chunks: Chunks
-  /// What has been read, and whether the handle is still open.
-  private let state = NIOLockedValueBox<(read: Int64, open: Bool)>((0, true))
-
-  /// The iterator over the file's chunks, behind a class so the file can advance it.
-  private final class Chunks: @unchecked Sendable {  // @unchecked: only the one iterating task touches `iterator`.
-    var iterator: FileChunks.AsyncIterator
-    init(_ iterator: FileChunks.AsyncIterator) { self.iterator = iterator }
-  }
+  private var chunks: FileChunks.AsyncIterator
+  private var read: Int64 = 0
+  private var open = true
 
   init(url: URL, expectedSize: Int64) async throws {
     self.url = url
@@ -88,33 +82,32 @@ final class OpenedFile: Sendable {
       throw CourierError(.invalidRequest, "The file \(url.path) could not be opened", underlyingError: error)
     }
     // A bounded range reads with `pread` (no shared offset); one byte past the size shows a file that grew.
-    chunks = Chunks(
-      handle.readChunks(in: 0..<(expectedSize + 1), chunkLength: .bytes(Int64(SegmentByteBuffers.chunkLength)))
-        .makeAsyncIterator())
+    chunks = handle.readChunks(
+      in: 0..<(expectedSize + 1), chunkLength: .bytes(Int64(SegmentByteBuffers.chunkLength))
+    ).makeAsyncIterator()
   }
 
   deinit {
     // Dropped before its end (a cancelled or failed request): give the descriptor back at once.
-    if state.withLockedValue({ $0.open }) { try? handle.detachUnsafeFileDescriptor().close() }
+    if open { try? handle.detachUnsafeFileDescriptor().close() }
   }
 
   /// The next buffer, or `nil` at the end of the file (which closes it).
   func next() async throws -> ByteBuffer? {
     let buffer: ByteBuffer?
     do {
-      buffer = try await chunks.iterator.next()
+      buffer = try await chunks.next()
     } catch {
       throw CourierError(.invalidRequest, "The file \(url.path) could not be read", underlyingError: error)
     }
     guard let buffer else {
-      let read = state.withLockedValue { $0.read }
       do {
         try await handle.close()
       } catch {
         // Closing could not run (its thread pool refused it): give the descriptor back here.
         try? handle.detachUnsafeFileDescriptor().close()
       }
-      state.withLockedValue { $0.open = false }
+      open = false
       guard read == expectedSize else {
         throw CourierError(
           .invalidRequest,
@@ -122,10 +115,7 @@ final class OpenedFile: Sendable {
       }
       return nil
     }
-    let read = state.withLockedValue { state in
-      state.read += Int64(buffer.readableBytes)
-      return state.read
-    }
+    read += Int64(buffer.readableBytes)
     guard read <= expectedSize else {
       throw CourierError(.invalidRequest, "The file \(url.path) grew while it was sent")
     }
