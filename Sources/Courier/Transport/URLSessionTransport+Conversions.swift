@@ -42,7 +42,8 @@ extension URLSessionTransport {
     var fields = HTTPFields()
     fields.reserveCapacity(headers.count)
     for (key, value) in headers {
-      guard let name = key as? String, let value = value as? String,
+      // Cast the keys' and values' contents: casting `AnyHashable` itself takes the runtime's slow path.
+      guard let name = key.base as? String, let value = value as? String,
         let fieldName = HTTPField.Name.common(name) ?? HTTPField.Name(name)
       else { continue }
       fields.append(HTTPField(name: fieldName, latin1Value: value))
