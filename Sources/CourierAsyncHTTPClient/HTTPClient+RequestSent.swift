@@ -24,19 +24,19 @@ extension HTTPClient {
     let demand = BodyDemand()
     let made = ResponseBodyProducer.makeSequence(
       backPressureStrategy: .init(lowWatermark: 2, highWatermark: 8), finishOnDeinit: false, delegate: demand)
-    let delegate = SentSignallingDelegate(source: made.source, demand: demand, requestSent: requestSent)
+    // The delegate API's deadline would also cover the body; as with `execute(_:deadline:)`, this one ends when the
+    // response head arrives (which may happen before the timer is even scheduled).
+    let expiry = HeadExpiry()
+    let delegate = SentSignallingDelegate(
+      source: made.source, demand: demand, requestSent: requestSent, headArrived: expiry.headArrived)
     let head = try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         delegate.awaitHead(continuation)
-        // The delegate API's deadline would also cover the body; as with `execute(_:deadline:)`, this one ends when
-        // the response head arrives.
         let task = self.execute(request: delegateRequest, delegate: delegate)
-        let expiry = task.eventLoop.scheduleTask(deadline: deadline) {
-          task.fail(reason: HTTPClientError.deadlineExceeded)
-        }
-        delegate.headArrived = { expiry.cancel() }
+        expiry.schedule(
+          task.eventLoop.scheduleTask(deadline: deadline) { task.fail(reason: HTTPClientError.deadlineExceeded) })
         task.futureResult.whenComplete { result in
-          expiry.cancel()
+          expiry.headArrived()
           if case .failure(let error) = result { delegate.fail(error) }
         }
         demand.attach(task)
@@ -46,6 +46,29 @@ extension HTTPClient {
     }
     return HTTPClientResponse(
       version: head.version, status: head.status, headers: head.headers, body: .stream(made.sequence))
+  }
+}
+
+/// The timer that fails a request whose response head has not arrived by its deadline; cancelled when the head
+/// arrives, also when that happens before the timer was scheduled.
+final class HeadExpiry: Sendable {
+  private let state = NIOLockedValueBox<(arrived: Bool, timer: Scheduled<Void>?)>((false, nil))
+
+  /// Keeps `timer`, or cancels it at once when the head has already arrived.
+  func schedule(_ timer: Scheduled<Void>) {
+    let arrived = state.withLockedValue { state in
+      state.timer = timer
+      return state.arrived
+    }
+    if arrived { timer.cancel() }
+  }
+
+  /// The head arrived (or the request ended): the timer is no longer needed.
+  func headArrived() {
+    state.withLockedValue { state -> Scheduled<Void>? in
+      state.arrived = true
+      return state.timer
+    }?.cancel()
   }
 }
 
@@ -132,18 +155,17 @@ final class SentSignallingDelegate: HTTPClientResponseDelegate, Sendable {
   private let demand: BodyDemand
   private let requestSent: @Sendable () -> Void
   private let head = NIOLockedValueBox<CheckedContinuation<HTTPResponseHead, any Error>?>(nil)
-  private let onHead = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
+  /// Runs when the response head arrives.
+  private let headArrived: @Sendable () -> Void
 
-  /// Runs when the response head arrives (set once, before the request starts).
-  var headArrived: (@Sendable () -> Void)? {
-    get { onHead.withLockedValue { $0 } }
-    set { onHead.withLockedValue { $0 = newValue } }
-  }
-
-  init(source: ResponseBodyProducer.Source, demand: BodyDemand, requestSent: @escaping @Sendable () -> Void) {
+  init(
+    source: ResponseBodyProducer.Source, demand: BodyDemand, requestSent: @escaping @Sendable () -> Void,
+    headArrived: @escaping @Sendable () -> Void
+  ) {
     self.source = source
     self.demand = demand
     self.requestSent = requestSent
+    self.headArrived = headArrived
   }
 
   func awaitHead(_ continuation: CheckedContinuation<HTTPResponseHead, any Error>) {
@@ -173,7 +195,7 @@ final class SentSignallingDelegate: HTTPClientResponseDelegate, Sendable {
   }
 
   func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-    headArrived?()
+    headArrived()
     takeHead()?.resume(returning: head)
     return task.eventLoop.makeSucceededVoidFuture()
   }
