@@ -213,7 +213,7 @@ enum FuzzTargets {
     }
     guard let (body, _) = try? form.encoded() else { return }
     let data = collect(body)
-    if case .known(let length) = body.length {
+    if let length = body.length {
       check(Int64(data.count) == length, "declared \(length) bytes, sent \(data.count)")
     }
     // Every header line ends where it should: no name or file name breaks out of its header.

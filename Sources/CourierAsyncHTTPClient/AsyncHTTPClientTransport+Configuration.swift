@@ -90,23 +90,23 @@ extension AsyncHTTPClientTransport {
     ///   policy pins public keys: AsyncHTTPClient's TLS configuration has no certificate-verification callback, so
     ///   this transport cannot check pins, and refuses them rather than run unpinned.
     public mutating func trust(_ policy: ServerTrustPolicy) throws {
-      guard policy.pins.isEmpty else {
-        let hosts = policy.pins.map(\.host).joined(separator: ", ")
+      guard policy.pinnedKeys.isEmpty else {
+        let hosts = policy.pinnedKeys.keys.sorted().joined(separator: ", ")
         throw CourierError(
           .tls,
           "AsyncHTTPClientTransport cannot check public-key pins (for \(hosts)): AsyncHTTPClient's TLS "
             + "configuration has no certificate-verification callback. Trust your own CA with custom roots instead")
       }
       var tls = TLSConfiguration.makeClientConfiguration()
-      switch policy.roots {
-      case .system:
+      if policy.isSystemDefault {
         tlsConfiguration = nil
         serverTrust = policy
         return
-      case .only(let certificates):
-        tls.trustRoots = .certificates(try Self.certificates(certificates))
-      case .systemAnd(let certificates):
-        tls.additionalTrustRoots = [.certificates(try Self.certificates(certificates))]
+      }
+      if policy.trustsSystemRoots {
+        tls.additionalTrustRoots = [.certificates(try Self.certificates(policy.certificates))]
+      } else {
+        tls.trustRoots = .certificates(try Self.certificates(policy.certificates))
       }
       tlsConfiguration = tls
       serverTrust = policy

@@ -135,16 +135,16 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
   /// The body's length when the head tells it: `Content-Length`, unless the client inflates a coded body; zero for
   /// `HEAD`, `204` and `304`.
-  static func bodyLength(of response: HTTPResponse, method: HTTPRequest.Method, decompresses: Bool) -> HTTPBody.Length {
+  static func bodyLength(of response: HTTPResponse, method: HTTPRequest.Method, decompresses: Bool) -> Int64? {
     if method == .head || response.status == .noContent || response.status == .notModified {
-      return .known(0)
+      return 0
     }
     if decompresses, let coding = response.headerFields[.contentEncoding], coding.lowercased() != "identity" {
-      return .unknown
+      return nil
     }
     guard let text = response.headerFields[.contentLength], let count = Int64(text), count >= 0 else {
-      return .unknown
+      return nil
     }
-    return .known(count)
+    return count
   }
 }

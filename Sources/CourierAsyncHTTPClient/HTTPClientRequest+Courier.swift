@@ -66,14 +66,12 @@ extension HTTPClientRequest.Body {
     if let data = body.bufferedData {
       return .bytes(ByteBuffer(bytes: data))
     }
-    if let segments = body.segments, case .known(let count) = body.length {
+    if let segments = body.segments, let count = body.length {
       return .stream(
         SegmentByteBuffers(segments: segments, body: body, requestSent: requestSent), length: .known(count))
     }
-    switch body.length {
-    case .known(let count): return .stream(RequestBodyChunks(body, requestSent: requestSent), length: .known(count))
-    case .unknown: return .stream(RequestBodyChunks(body, requestSent: requestSent), length: .unknown)
-    }
+    let length = body.length.map { HTTPClientRequest.Body.Length.known($0) } ?? .unknown
+    return .stream(RequestBodyChunks(body, requestSent: requestSent), length: length)
   }
 }
 

@@ -36,7 +36,7 @@ public struct MetricsInterceptor: Interceptor {
     let method = request.method.rawValue
     let inFlight = Meter(label: "\(prefix).requests.in_flight", dimensions: [("host", host)], factory: factory)
     inFlight.increment()
-    if let sent = body?.length.bytes, sent > 0 {
+    if let sent = body?.length, sent > 0 {
       Counter(label: "\(prefix).bytes.sent", dimensions: [("host", host)], factory: factory).increment(by: sent)
     }
     let start = ContinuousClock.now

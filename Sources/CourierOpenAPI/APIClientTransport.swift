@@ -63,7 +63,7 @@ public struct APIClientTransport: ClientTransport {
     }
     var endpoint = Endpoint<Data>(url.absoluteString, method: request.method)
       .headers(request.headerFields)
-      .expect(.any)
+      .expectAnyStatus()
     if let body {
       endpoint = endpoint.body(.body(Self.courierBody(body)))
     }
@@ -72,12 +72,11 @@ public struct APIClientTransport: ClientTransport {
 
   /// The generated client's request body as a Courier body: streamed, with its length and iteration behaviour.
   static func courierBody(_ body: OpenAPIRuntime.HTTPBody) -> Courier.HTTPBody {
-    let length: Courier.HTTPBody.Length =
+    let length: Int64? =
       switch body.length {
-      case .known(let count): .known(count)
-      case .unknown: .unknown
+      case .known(let count): count
+      case .unknown: nil
       }
-    let behavior: Courier.HTTPBody.IterationBehavior = body.iterationBehavior == .multiple ? .multiple : .single
-    return Courier.HTTPBody(body.map { Data($0) }, length: length, iterationBehavior: behavior)
+    return Courier.HTTPBody(body.map { Data($0) }, length: length, isRepeatable: body.iterationBehavior == .multiple)
   }
 }

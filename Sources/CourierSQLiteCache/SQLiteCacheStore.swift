@@ -139,7 +139,7 @@ public final class SQLiteCacheStore: CacheStore {
       try Int64.fetchOne(
         db, sql: "SELECT COALESCE(SUM(LENGTH(data)), 0) FROM chunk WHERE entry_id = ?", arguments: [id]) ?? 0
     }
-    return HTTPBody(chunks, length: .known(bytes), iterationBehavior: .multiple)
+    return HTTPBody(chunks, length: bytes, isRepeatable: true)
   }
 
   /// Removes every variant for `key`.

@@ -10,18 +10,18 @@ extension TourSteps {
     step("200 concurrent requests with an expired token share one refresh")
     let tokens = try await client.value(
       Endpoint<Tokens>.post("/auth/login", body: Credentials(email: "demo@courier.dev", password: "secret123")))
-    let store = InMemoryTokenStore(AuthToken(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
+    let store = TokenStore.inMemory(AuthToken(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
     try await client.send(Endpoint<Empty>.post("/admin/expire-tokens"))
     let before = try await client.value(Endpoint<DemoStats>.get("/admin/stats")).refreshCalls
     let refresher = APIClient(baseURL: baseURL) { $0.transport = transport }
-    let provider = StoredTokenProvider(store: store) { old in
+    let auth = AuthInterceptor(store: store) { old in
       let fresh = try await refresher.value(
         Endpoint<Tokens>.post("/auth/refresh", body: ["refreshToken": old.refreshToken ?? ""]).asTokenRefresh())
       return AuthToken(accessToken: fresh.accessToken, refreshToken: fresh.refreshToken)
     }
     let authed = APIClient(baseURL: baseURL) {
       $0.transport = transport
-      $0.interceptors = [AuthInterceptor(provider: provider), ConcurrencyLimitInterceptor(maxConcurrent: 16)]
+      $0.interceptors = [auth, ConcurrencyLimitInterceptor(maxConcurrent: 16)]
     }
     let succeeded = try await withThrowingTaskGroup(of: Bool.self) { group in
       for _ in 0..<200 { group.addTask { try await authed.send(Endpoint<User>.get("/users/me")).status == .ok } }
@@ -38,8 +38,8 @@ extension TourSteps {
         switch event {
         case .retrying(_, let attempt, let delay, let reason):
           print("  event: retrying (\(reason)), attempt \(attempt) after \(delay) s")
-        case .finished(_, let metrics, _):
-          print("  event: finished in \(Int(metrics.duration * 1000)) ms after \(metrics.attempts) attempts")
+        case .finished(_, let duration, let attempts, _, _, _, _):
+          print("  event: finished in \(Int(duration * 1000)) ms after \(attempts) attempts")
         default: break
         }
       }

@@ -7,9 +7,9 @@ import Foundation
 extension TourSteps {
   func runOpenAPISteps() async throws {
     step("The client generated from the demo API's OpenAPI document, sent through Courier")
-    let tokens = InMemoryTokenStore()
+    let tokens = TokenStore.inMemory()
     let refresher = client
-    let provider = StoredTokenProvider(store: tokens) { old in
+    let auth = AuthInterceptor(store: tokens) { old in
       let pair = try await refresher.value(
         Endpoint<Tokens>.post("/auth/refresh", body: ["refreshToken": old.refreshToken ?? ""]).asTokenRefresh())
       return AuthToken(accessToken: pair.accessToken, refreshToken: pair.refreshToken)
@@ -17,7 +17,7 @@ extension TourSteps {
     let api = APIClient(baseURL: baseURL) { configuration in
       configuration.transport = transport
       configuration.interceptors = [
-        AuthInterceptor(provider: provider), CacheInterceptor(store: InMemoryCacheStore()),
+        auth, CacheInterceptor(store: InMemoryCacheStore()),
       ]
     }
     let generated = Client(
@@ -31,7 +31,7 @@ extension TourSteps {
       })
     let pair = try await generated.login(body: .json(.init(email: "demo@courier.dev", password: "secret123")))
       .ok.body.json
-    await tokens.save(AuthToken(accessToken: pair.accessToken, refreshToken: pair.refreshToken))
+    try await tokens.save(AuthToken(accessToken: pair.accessToken, refreshToken: pair.refreshToken))
     try await client.send(Endpoint<Empty>.post("/admin/expire-tokens"))
     let me = try await generated.getCurrentUser().ok.body.json
     print("  generated.login, then getCurrentUser with an expired token (Courier refreshed it): \(me.name)")

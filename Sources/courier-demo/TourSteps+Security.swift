@@ -29,7 +29,7 @@ extension TourSteps {
     }
     let russian = APIClient(baseURL: baseURL) { configuration in
       configuration.transport = transport
-      configuration.messages = UserMessages(language: "ru")
+      configuration.messageLanguage = "ru"
     }
     do {
       try await russian.send(Endpoint<Empty>.get("/status/503"))

@@ -57,7 +57,7 @@ extension TourSteps {
     let result = try await client.download(
       Endpoint<Data>.get("/download/\(size)/drop").query(["key": .string(UUID().uuidString), "after": 4_000_000])
         .onDownloadProgress { downloadBar.show($0) },
-      to: folder.appendingPathComponent("archive.bin"), options: DownloadOptions(sha256: digest.sha256))
+      to: folder.appendingPathComponent("archive.bin"), sha256: digest.sha256)
     downloadBar.end()
     let resumed = result.resumptions.map { "byte \($0)" }.joined(separator: ", ")
     print("  \(result.attempts) requests; the connection dropped and the download resumed at \(resumed)")

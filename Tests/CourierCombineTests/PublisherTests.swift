@@ -82,7 +82,7 @@ struct PublisherTests {
       .urlSession,
       { configuration in
         configuration.eventHandler = { event in
-          if case .finished(_, _, let error) = event { finished.withLock { $0.append(error) } }
+          if case .finished(_, _, _, _, _, _, let error) = event { finished.withLock { $0.append(error) } }
         }
       }
     ) { client, _ in

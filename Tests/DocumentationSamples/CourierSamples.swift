@@ -92,6 +92,22 @@ enum GettingStartedSamples {
     }
   }
 
+  /// Signing in, with a token that is refreshed and kept in a file.
+  static func signIn(authClient: APIClient, appSupport: URL, credentials: Signup) async throws {
+    let tokens = TokenStore.file(at: appSupport.appendingPathComponent("credentials.json"))
+    let client = APIClient(baseURL: URL(string: "https://api.example.com/v1")) { configuration in
+      configuration.interceptors = [
+        AuthInterceptor(store: tokens) { old in
+          let pair = try await authClient.value(
+            Endpoint<Tokens>.post("/auth/refresh", body: ["refreshToken": old.refreshToken ?? ""]).asTokenRefresh())
+          return AuthToken(accessToken: pair.accessToken, refreshToken: pair.refreshToken)
+        }
+      ]
+    }
+    let pair = try await client.value(Endpoint<Tokens>.post("/auth/login", body: credentials).withoutAuthentication())
+    try await tokens.save(AuthToken(accessToken: pair.accessToken, refreshToken: pair.refreshToken))
+  }
+
   /// An enum of endpoints.
   static func sendAnEnum(client: APIClient) async throws {
     enum ShopAPI: EndpointConvertible {
@@ -135,7 +151,7 @@ enum HTTPSemanticsSamples {
     let client = APIClient(baseURL: api) {
       $0.redirects = .follow(max: 5, removingAcrossOrigins: [HTTPField.Name("X-Api-Key")!])
     }
-    let raw = try await client.send(Endpoint<Data>.get("/moved").redirects(.none).expect(.any))
+    let raw = try await client.send(Endpoint<Data>.get("/moved").redirects(.none).expectAnyStatus())
     _ = raw
   }
 
@@ -152,7 +168,7 @@ enum SecuritySamples {
   /// Allowing plain http.
   static func cleartext() async throws {
     let client = APIClient(baseURL: URL(string: "http://printer.local")) {
-      $0.cleartext = .allowing(["printer.local", "*.lan"])
+      $0.cleartextHosts = ["printer.local", "*.lan"]
     }
     _ = client
   }
@@ -187,8 +203,8 @@ enum ServerSentEventsSamples {
 
   /// Reconnection policies.
   static func reconnection(client: APIClient) async throws {
-    let events = client.events(.get("/feed"), reconnection: .init(delay: 1, maxAttempts: nil))  // for ever
-    let once = client.events(.get("/feed"), reconnection: .never)
+    let events = client.events(.get("/feed"), reconnectDelay: 1, maxReconnections: nil)  // for ever
+    let once = client.events(.get("/feed"), maxReconnections: 0)
     _ = (events, once)
   }
 }
@@ -236,7 +252,7 @@ enum TransfersSamples {
     let result = try await client.download(
       Endpoint<Data>.get("/files/archive.zip").onDownloadProgress { print($0) },
       to: archiveURL,
-      options: DownloadOptions(sha256: expectedDigest))
+      sha256: expectedDigest)
     print(result.bytes, result.resumptions)
   }
 }

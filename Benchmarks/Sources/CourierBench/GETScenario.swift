@@ -84,11 +84,11 @@ struct GETRunner: Sendable {
         eventLoopGroupProvider: .singleton, configuration: configuration.httpClientConfiguration)
       var logger = Logger(label: "courier-bench") { StreamLogHandler.standardError(label: $0) }
       logger.logLevel = .notice
-      let provider = StoredTokenProvider(store: InMemoryTokenStore(AuthToken(accessToken: "bench-token"))) { $0 }
+      let auth = AuthInterceptor(store: .inMemory(AuthToken(accessToken: "bench-token"))) { $0 }
       let client = APIClient(baseURL: baseURL) {
         $0.transport = AsyncHTTPClientTransport(client: httpClient, configuration: configuration)
         $0.interceptors = [
-          AuthInterceptor(provider: provider), RetryInterceptor(), LoggingInterceptor(logger: logger),
+          auth, RetryInterceptor(), LoggingInterceptor(logger: logger),
         ]
       }
       fetch = { _ = try await client.value(Endpoint<Catalog>.get("/small.json")) }

@@ -7,6 +7,8 @@ import HTTPTypes
 /// - Requests that start while a refresh runs wait for it instead of sending the stale token.
 /// - When the refresh fails, every waiting request fails with ``CourierError/Kind-swift.struct/unauthorized``, the
 ///   credentials are cleared, and `onUnauthorized` runs once (not once per request): show the login screen there.
+/// - The credentials come from a ``TokenStore`` plus your refresh call
+///   (``AuthInterceptor/init(store:refreshStatuses:refresh:onUnauthorized:)``), or from your own ``TokenProvider``.
 /// - A 401 to a request that already carried the fresh token is returned as is: there is no refresh loop.
 /// - A request that needs credentials when there are none (signed out) fails with
 ///   ``CourierError/Kind-swift.struct/unauthorized`` without being sent.
@@ -52,7 +54,7 @@ public struct AuthInterceptor: Interceptor {
       throw CourierError(.unauthorized, "There are no credentials for a request that requires them", request: request)
     }
     let first = try await next(Self.authorize(request, with: token), body, context)
-    guard refreshStatuses.contains(first.0.status), body.map({ $0.iterationBehavior == .multiple }) ?? true
+    guard refreshStatuses.contains(first.0.status), body.map({ $0.isRepeatable }) ?? true
     else {
       return first
     }

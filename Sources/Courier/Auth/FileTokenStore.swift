@@ -8,25 +8,37 @@ import Musl
 import Darwin
 #endif
 
-/// Keeps credentials in a JSON file that only its owner can read (mode 0600).
-///
-/// Every save writes a new file next to the old one and renames it into place, so a crash never leaves half a token
-/// behind. Use it for command-line tools and servers; on Apple platforms prefer `KeychainTokenStore`.
-///
-/// ```swift
-/// let store = FileTokenStore(url: appSupport.appendingPathComponent("credentials.json"))
-/// ```
-public actor FileTokenStore: TokenStore {
-  /// The file the credentials live in.
-  public let url: URL
+extension TokenStore {
+  /// Keeps credentials in a JSON file at `url` that only its owner can read (mode 0600).
+  ///
+  /// The file is created on the first save. Every save writes a new file next to the old one and renames it into
+  /// place, so a crash never leaves half a token behind. A file that cannot be decoded fails ``TokenStore/load()``
+  /// with ``CourierError/Kind-swift.struct/decoding``. Use it for command-line tools and servers; on Apple platforms
+  /// prefer `TokenStore.keychain(service:account:)`.
+  ///
+  /// ```swift
+  /// let store = TokenStore.file(at: appSupport.appendingPathComponent("credentials.json"))
+  /// ```
+  public static func file(at url: URL) -> TokenStore {
+    let file = FileTokenStore(url: url)
+    return TokenStore(
+      load: { try await file.load() },
+      save: { try await file.save($0) },
+      clear: { try await file.clear() })
+  }
+}
 
-  /// Creates a store at `url`; the file is created on the first save.
-  public init(url: URL) {
+/// The JSON file behind ``TokenStore/file(at:)``; an actor, so one store's reads and writes never interleave.
+actor FileTokenStore {
+  /// The file the credentials live in.
+  let url: URL
+
+  init(url: URL) {
     self.url = url
   }
 
   /// Reads the credentials; `nil` when the file does not exist.
-  public func load() throws -> AuthToken? {
+  func load() throws -> AuthToken? {
     guard FileManager.default.fileExists(atPath: url.path) else { return nil }
     do {
       return try JSONDecoder().decode(AuthToken.self, from: Data(contentsOf: url))
@@ -36,7 +48,7 @@ public actor FileTokenStore: TokenStore {
   }
 
   /// Writes the credentials atomically with mode 0600.
-  public func save(_ token: AuthToken) throws {
+  func save(_ token: AuthToken) throws {
     let data = try JSONEncoder().encode(token)
     let directory = url.deletingLastPathComponent()
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -55,7 +67,7 @@ public actor FileTokenStore: TokenStore {
   }
 
   /// Deletes the file.
-  public func clear() throws {
+  func clear() throws {
     guard FileManager.default.fileExists(atPath: url.path) else { return }
     try FileManager.default.removeItem(at: url)
   }

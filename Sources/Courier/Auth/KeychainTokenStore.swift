@@ -2,22 +2,31 @@
 import Foundation
 import Security
 
-/// Keeps credentials in the Keychain as a generic password (Apple platforms only).
-///
-/// ```swift
-/// let store = KeychainTokenStore(service: "com.example.app", account: "api")
-/// ```
-public struct KeychainTokenStore: TokenStore {
-  /// The Keychain service name.
-  public let service: String
-  /// The Keychain account name.
-  public let account: String
-
-  /// Creates a store for one service and account.
-  public init(service: String, account: String = "default") {
-    self.service = service
-    self.account = account
+extension TokenStore {
+  /// Keeps credentials in the Keychain as a generic password, readable after first unlock (Apple platforms only).
+  ///
+  /// ```swift
+  /// let store = TokenStore.keychain(service: "com.example.app", account: "api")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - service: The Keychain service name.
+  ///   - account: The Keychain account name.
+  public static func keychain(service: String, account: String = "default") -> TokenStore {
+    let keychain = KeychainTokenStore(service: service, account: account)
+    return TokenStore(
+      load: { try keychain.load() },
+      save: { try keychain.save($0) },
+      clear: { try keychain.clear() })
   }
+}
+
+/// The Keychain item behind `TokenStore.keychain(service:account:)`.
+struct KeychainTokenStore: Sendable {
+  /// The Keychain service name.
+  let service: String
+  /// The Keychain account name.
+  let account: String
 
   private var query: [String: Any] {
     [
@@ -27,7 +36,7 @@ public struct KeychainTokenStore: TokenStore {
   }
 
   /// Reads the credentials; `nil` when there are none.
-  public func load() throws -> AuthToken? {
+  func load() throws -> AuthToken? {
     var query = self.query
     query[kSecReturnData as String] = true
     query[kSecMatchLimit as String] = kSecMatchLimitOne
@@ -39,7 +48,7 @@ public struct KeychainTokenStore: TokenStore {
   }
 
   /// Adds or replaces the credentials, readable after first unlock.
-  public func save(_ token: AuthToken) throws {
+  func save(_ token: AuthToken) throws {
     let data = try JSONEncoder().encode(token)
     let attributes: [String: Any] = [
       kSecValueData as String: data, kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
@@ -52,7 +61,7 @@ public struct KeychainTokenStore: TokenStore {
   }
 
   /// Deletes the credentials.
-  public func clear() throws {
+  func clear() throws {
     let status = SecItemDelete(query as CFDictionary)
     guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.failure("delete", status) }
   }

@@ -10,8 +10,7 @@ extension HTTPBody {
   public static func file(at url: URL, chunkSize: Int = 256 * 1024) throws -> HTTPBody {
     let size = try FileChunks.size(of: url)
     var body = HTTPBody(
-      FileChunks(url: url, expectedSize: size, chunkSize: chunkSize), length: .known(size), iterationBehavior: .multiple
-    )
+      FileChunks(url: url, expectedSize: size, chunkSize: chunkSize), length: size, isRepeatable: true)
     body.file = url
     body.segments = [.file(url, size: size)]
     return body

@@ -8,35 +8,22 @@ import Foundation
 ///
 /// ```swift
 /// let small = HTTPBody(Data("hello".utf8))
-/// let streamed = HTTPBody(chunks, length: .known(fileSize))
+/// let streamed = HTTPBody(chunks, length: fileSize)
 /// ```
 public struct HTTPBody: Sendable {
-  /// The number of bytes in a body, when it is known up front.
-  public enum Length: Sendable, Hashable {
-    /// The length is not known until the stream ends (sent with chunked transfer encoding).
-    case unknown
-    /// The body has exactly this many bytes.
-    case known(Int64)
-  }
-
-  /// Whether a streamed body can be iterated more than once (needed to retry or replay a request).
-  public enum IterationBehavior: Sendable, Hashable {
-    /// The body can be iterated only once (a live stream).
-    case single
-    /// Every iteration starts again from the first byte (a file, a buffer).
-    case multiple
-  }
-
   enum Storage: Sendable {
     case buffer(Data)
     case stream(@Sendable () -> ChunkIterator)
   }
 
   let storage: Storage
-  /// The body's length, when known.
-  public let length: Length
-  /// Whether the body can be iterated more than once.
-  public let iterationBehavior: IterationBehavior
+  /// The number of bytes in the body, when known up front; `nil` when it is known only at the stream's end (sent
+  /// with chunked transfer encoding).
+  public let length: Int64?
+  /// Whether the body can be iterated more than once, every iteration starting again from the first byte (a buffer,
+  /// a file); `false` for a live stream. Only a repeatable body can be retried, replayed after a token refresh, or
+  /// sent again to a redirect's target.
+  public let isRepeatable: Bool
   /// The file the whole body is read from, when it is one (URLSession uploads it directly).
   var file: URL?
   /// What a streamed body is made of, when it is bytes in memory and whole files (a file body, a multipart form):
@@ -54,8 +41,8 @@ public struct HTTPBody: Sendable {
   /// A buffered body.
   public init(_ data: Data) {
     storage = .buffer(data)
-    length = .known(Int64(data.count))
-    iterationBehavior = .multiple
+    length = Int64(data.count)
+    isRepeatable = true
   }
 
   /// A streamed body from any async sequence of chunks.
@@ -63,18 +50,18 @@ public struct HTTPBody: Sendable {
   /// - Parameters:
   ///   - chunks: The chunks, in order.
   ///   - length: The total length when known; a known length lets transports send `Content-Length`.
-  ///   - iterationBehavior: `.multiple` only when every `makeAsyncIterator()` starts again from the first byte.
+  ///   - isRepeatable: `true` only when every `makeAsyncIterator()` starts again from the first byte.
   public init<Chunks: AsyncSequence & Sendable>(
     _ chunks: Chunks,
-    length: Length = .unknown,
-    iterationBehavior: IterationBehavior = .single
+    length: Int64? = nil,
+    isRepeatable: Bool = false
   ) where Chunks.Element == Data {
     storage = .stream {
       var iterator = chunks.makeAsyncIterator()
       return ChunkIterator { try await iterator.next() }
     }
     self.length = length
-    self.iterationBehavior = iterationBehavior
+    self.isRepeatable = isRepeatable
   }
 
   /// The bytes of a buffered body, without waiting; `nil` for a streamed body.
@@ -89,13 +76,13 @@ public struct HTTPBody: Sendable {
   ///   ``CourierError/Kind-swift.struct/responseTooLarge`` instead of exhausting memory: at once when the body's
   ///   length says so, else as soon as the bytes read pass the limit.
   public func collect(upTo limit: Int = .max) async throws -> Data {
-    if case .known(let count) = length, count > limit { throw Self.tooLarge(limit, length: count) }
+    if let count = length, count > limit { throw Self.tooLarge(limit, length: count) }
     if case .buffer(let data) = storage, progress == nil {
       guard data.count <= limit else { throw Self.tooLarge(limit) }
       return data
     }
     var result = Data()
-    if case .known(let count) = length, count <= limit { result.reserveCapacity(Int(count)) }
+    if let count = length, count <= limit { result.reserveCapacity(Int(count)) }
     for try await chunk in self {
       guard result.count + chunk.count <= limit else { throw Self.tooLarge(limit) }
       result.append(chunk)
@@ -148,7 +135,7 @@ extension HTTPBody: AsyncSequence {
     case .stream(let make): iterator = AsyncIterator(pending: nil, source: make())
     }
     if let progress {
-      progress.start(total: length.bytes)
+      progress.start(total: length)
       iterator.progress = progress
     }
     return iterator
@@ -160,7 +147,7 @@ extension HTTPBody {
   /// upload progress and returns what to call with the size of each piece sent, or `nil` when nobody watches.
   package func startReporting() -> (@Sendable (Int) -> Void)? {
     guard let progress else { return nil }
-    progress.start(total: length.bytes)
+    progress.start(total: length)
     return { progress.advance(by: $0) }
   }
 
@@ -177,14 +164,6 @@ extension HTTPBody {
     var copy = self
     copy.progress = reporter
     return copy
-  }
-}
-
-extension HTTPBody.Length {
-  /// The byte count when known.
-  package var bytes: Int64? {
-    if case .known(let count) = self { return count }
-    return nil
   }
 }
 

@@ -100,7 +100,7 @@ extension CacheCall {
       let validator = Self.strongValidator(response), Self.isIdentityEncoded(response),
       let variant = Self.storableVariant(request: request, response: response, partial: true)
     else { return (marked, responseBody) }
-    if case .known(let length) = responseBody.length, length != contentRange.bytes.count {
+    if let length = responseBody.length, length != contentRange.bytes.count {
       return (marked, responseBody)
     }
     let data = try await responseBody.collect(upTo: contentRange.bytes.count)

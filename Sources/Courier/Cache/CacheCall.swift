@@ -151,7 +151,7 @@ struct CacheCall: Sendable {
     guard storing, let variant = Self.storableVariant(request: request, response: response) else {
       return (marked, responseBody)
     }
-    if case .known(let length) = responseBody.length, length > cache.maxEntrySize { return (marked, responseBody) }
+    if let length = responseBody.length, length > cache.maxEntrySize { return (marked, responseBody) }
     let data = try await responseBody.collect()
     if data.count <= cache.maxEntrySize {
       var stored = response

@@ -36,17 +36,17 @@ public struct CacheInterceptor: Interceptor {
   ///   - store: Where responses are kept.
   ///   - policy: The default policy; endpoints override it with ``Endpoint/cachePolicy(_:)``.
   ///   - maxEntrySize: The largest body stored.
-  ///   - clock: The time source for ages; inject one in tests.
+  ///   - clock: The time source for ages; `nil` for the system clock, a test clock in tests.
   public init(
     store: any CacheStore,
     policy: CachePolicy = .useProtocolRules,
     maxEntrySize: Int = 8 * 1024 * 1024,
-    clock: any DelayClock = SystemDelayClock()
+    clock: (any DelayClock)? = nil
   ) {
     self.store = store
     self.policy = policy
     self.maxEntrySize = maxEntrySize
-    self.clock = clock
+    self.clock = clock ?? SystemDelayClock()
   }
 
   /// Answers from the cache, revalidates, or loads and stores.

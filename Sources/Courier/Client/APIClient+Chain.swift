@@ -55,7 +55,7 @@ extension APIClient {
     context: RequestContext,
     over transport: any HTTPTransport
   ) async throws -> (HTTPResponse, HTTPBody) {
-    let isFirst = context.events.countAttempt(bytes: body?.length.bytes ?? 0)
+    let isFirst = context.events.countAttempt(bytes: body?.length ?? 0)
     let upload = context[TransferReportersKey.self]?.upload
     var options = TransportOptions(timeout: context.timeout, attributes: context.attributes)
     let body = upload.flatMap { body?.reporting(to: $0) } ?? body

@@ -151,7 +151,7 @@ extension APIClient {
     response: HTTPResponse,
     data: Data
   ) throws -> Response<Value> {
-    guard endpoint.acceptedStatuses.contains(response.status) else {
+    guard endpoint.accepts(response.status) else {
       throw unacceptable(endpoint, request: request, response: response, data: data)
     }
     do {

@@ -24,10 +24,13 @@ public final class APIClient: Sendable {
   let deadlines = DeadlineTimer()
   /// The configured interceptors in front of the transport, composed once.
   let chain: InterceptorNext
+  /// The messages ``CourierError/userMessage`` shows for this client's failures.
+  let messages: UserMessages
 
   /// Creates a client with a full configuration.
   public init(configuration: Configuration) {
     self.configuration = configuration
+    messages = UserMessages(configuration)
     baseTarget = configuration.baseURL.map { url in
       Result { try RequestTarget(url: url) }.mapError { $0 as? CourierError ?? CourierError(.invalidURL, "\(url)") }
     }
@@ -42,7 +45,7 @@ public final class APIClient: Sendable {
     defaultFieldsProblem = fields.lazy.compactMap { HTTPHeader.valueProblem($0.value, name: $0.name.rawName) }.first
     chain = Self.chain(
       configuration.interceptors, transport: configuration.transport, redirects: configuration.redirects,
-      cookies: configuration.cookies, cleartext: configuration.cleartext)
+      cookies: configuration.cookies, cleartext: CleartextPolicy(hosts: configuration.cleartextHosts))
   }
 
   /// Creates a client for `baseURL`, letting you adjust the rest of the configuration.
@@ -78,11 +81,38 @@ extension APIClient {
     /// How redirects are followed, after the interceptors and before the transport; at most 10 by default.
     /// Endpoints override it with ``Endpoint/redirects(_:)``.
     public var redirects: RedirectPolicy = .follow
-    /// The messages ``CourierError/userMessage`` shows: Courier's English or Russian ones, in the app's preferred
-    /// language, with your replacements; see ``UserMessages``.
-    public var messages = UserMessages()
-    /// Which hosts the client may send plain http to: loopback only by default; see ``CleartextPolicy``.
-    public var cleartext: CleartextPolicy = .loopbackOnly
+    /// The language of the messages ``CourierError/userMessage`` shows: one Courier ships (`en`, `ru`), or `nil`
+    /// (the default) for the first of the app's preferred languages that Courier ships, English when none is.
+    ///
+    /// ```swift
+    /// let client = APIClient(baseURL: api) {
+    ///   $0.messageLanguage = "ru"
+    ///   $0.kindMessages[.noConnection] = "Нет сети — покажем сохранённое"
+    ///   $0.statusMessages[.notFound] = "Такой страницы нет"
+    /// }
+    /// ```
+    ///
+    /// An endpoint's own message for a status (``Endpoint/message(for:_:)``) comes first, then ``statusMessages``,
+    /// then ``kindMessages``, then the server's message from its error body, then Courier's sentence for the status
+    /// or the kind.
+    public var messageLanguage: String?
+    /// Your messages for every failure of a kind, over Courier's (a status the server answered with is
+    /// ``CourierError/Kind-swift.struct/unacceptableStatus``); see ``messageLanguage``.
+    public var kindMessages: [CourierError.Kind: String] = [:]
+    /// Your messages for every failure with a status, over Courier's and ``kindMessages``; see ``messageLanguage``.
+    public var statusMessages: [HTTPResponse.Status: String] = [:]
+    /// The hosts besides loopback (`127.0.0.0/8`, `::1`, `localhost`) the client may send plain `http` to; none by
+    /// default. Anything sent over plain http — tokens, cookies, personal data — can be read and changed by anyone on
+    /// the way, so Courier refuses it unless you allow it, as Apple's App Transport Security does. Each entry is a
+    /// name or address compared without case, `*.example.com` for the names under `example.com`, or `*` for every
+    /// host. Redirects from https to http are refused whatever this says (see ``RedirectPolicy``).
+    ///
+    /// ```swift
+    /// let client = APIClient(baseURL: URL(string: "http://printer.local")) {
+    ///   $0.cleartextHosts = ["printer.local"]
+    /// }
+    /// ```
+    public var cleartextHosts: Set<String> = []
     /// The largest response body ``APIClient/send(_:)`` reads into memory (50 MiB by default); a larger one ends the
     /// transfer early with ``CourierError/Kind-swift.struct/responseTooLarge`` (at once when its `Content-Length`
     /// says so). Endpoints override it with ``Endpoint/maxResponseBytes(_:)``; streams and downloads read a body as
@@ -103,8 +133,8 @@ extension APIClient {
     /// leaves them as configured. An endpoint's or a model's strategy wins over it; see ``DateCodingStrategy``.
     public var dateCodingStrategy: DateCodingStrategy?
     /// Headers computed for every request, after ``defaultHeaders`` and before the endpoint's; see
-    /// ``HeaderProvider``.
-    public var headerProviders: [HeaderProvider] = []
+    /// ``addHeaders(_:)``.
+    var headerProviders: [HeaderProvider] = []
     /// Gives the base URL for each request, over ``baseURL``; set by `APIClient(environment:_:)` (CourierStyles) so that
     /// switching the environment changes where the next request goes.
     public var baseURLProvider: (@Sendable () -> URL)?

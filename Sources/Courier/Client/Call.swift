@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 
 /// One call, from an endpoint to what its front-end makes of the response: the single pipeline behind
-/// ``APIClient/send(_:)``, ``APIClient/stream(_:)`` and ``APIClient/download(_:to:options:)``.
+/// ``APIClient/send(_:)``, ``APIClient/stream(_:)`` and
+/// ``APIClient/download(_:to:sha256:resumes:maxAttempts:replacesExistingFile:)``.
 ///
 /// A call owns its context (attributes, timeout, call ID, events), builds the request, sends it through the
 /// interceptors and the transport, hands the response head and body to its front-end, and then finishes whatever
@@ -75,7 +76,7 @@ struct Call<Value: Decodable & Sendable>: Sendable {
       return result
     } catch {
       var failure = failure(from: error, request: request)
-      failure.messages = client.configuration.messages
+      failure.messages = client.messages
       if failure.response == nil { failure.response = response }
       response = failure.response
       progress?.finish(complete: false)
@@ -125,9 +126,10 @@ struct Call<Value: Decodable & Sendable>: Sendable {
   private func finish(response: HTTPResponse?, received: Int64?, error: CourierError?) {
     guard context.events.handler != nil else { return }
     let counters = context.events.counters
-    let metrics = CallMetrics(
-      duration: started.elapsed(), bytesSent: counters.bytesSent, bytesReceived: received ?? 0,
-      attempts: counters.attempts, status: response?.status.code ?? error?.status?.code)
-    context.events.send(.finished(callID: context.callID, metrics: metrics, error: error))
+    context.events.send(
+      .finished(
+        callID: context.callID, duration: started.elapsed(), attempts: counters.attempts,
+        bytesSent: counters.bytesSent, bytesReceived: received ?? 0, status: response?.status ?? error?.status,
+        error: error))
   }
 }

@@ -1,30 +1,16 @@
 import Foundation
 import HTTPTypes
 
-/// Which hosts a client may send plain `http` to. Anything sent over plain http — tokens, cookies, personal data —
-/// can be read and changed by anyone on the way, so Courier refuses it for every host but loopback unless you allow
-/// it, as Apple's App Transport Security does.
-///
-/// ```swift
-/// let client = APIClient(baseURL: URL(string: "http://printer.local")) {
-///   $0.cleartext = .allowing(["printer.local"])
-/// }
-/// ```
-///
-/// Redirects from https to http are refused whatever the policy (see ``RedirectPolicy``).
-public struct CleartextPolicy: Sendable, Hashable {
+/// Which hosts a client may send plain `http` to, from ``APIClient/Configuration/cleartextHosts``.
+package struct CleartextPolicy: Sendable, Hashable {
   private let allowsEveryHost: Bool
   private let hosts: Set<String>
 
-  /// Plain http to loopback hosts only (`127.0.0.0/8`, `::1`, `localhost`): the default.
-  public static let loopbackOnly = CleartextPolicy(allowsEveryHost: false, hosts: [])
-  /// Plain http to any host.
-  public static let allowAll = CleartextPolicy(allowsEveryHost: true, hosts: [])
-
-  /// Plain http to loopback and to `hosts` (names or addresses, compared without case; `*.example.com` allows the
-  /// names under `example.com`).
-  public static func allowing(_ hosts: Set<String>) -> CleartextPolicy {
-    CleartextPolicy(allowsEveryHost: false, hosts: Set(hosts.map { $0.lowercased() }))
+  /// The policy for `hosts`: `*` allows every host, `*.example.com` the names under `example.com`, anything else
+  /// one name or address (compared without case); loopback is always allowed.
+  package init(hosts: Set<String>) {
+    allowsEveryHost = hosts.contains("*")
+    self.hosts = Set(hosts.map { $0.lowercased() })
   }
 
   /// Whether plain http to `host` is allowed.
@@ -44,7 +30,7 @@ public struct CleartextPolicy: Sendable, Hashable {
     return CourierError(
       .invalidRequest,
       "Plain http to \(host) is refused: the request would cross the network unencrypted. Use https, or allow it "
-        + "with `configuration.cleartext = .allowing([\"\(host)\"])` (or `.allowAll`)",
+        + "with `configuration.cleartextHosts = [\"\(host)\"]` (or `[\"*\"]` for every host)",
       request: request)
   }
 

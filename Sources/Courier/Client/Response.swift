@@ -6,7 +6,7 @@ import HTTPTypes
 public struct Response<Value: Sendable>: Sendable {
   /// The decoded body.
   public var value: Value
-  /// The raw body bytes, as received.
+  /// The raw body bytes, as received; empty for a ``StreamedResponse``, whose bytes are read from its ``body``.
   public var data: Data
   /// The response head: status and header fields.
   public var response: HTTPResponse

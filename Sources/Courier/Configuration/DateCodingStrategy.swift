@@ -18,6 +18,7 @@ public struct DateCodingStrategy: Sendable {
     case millisecondsSince1970
     case iso8601(fractionalSeconds: Bool)
     case formatted(DateFormatter)
+    case custom(format: @Sendable (Date) throws -> String, parse: (@Sendable (String) throws -> Date)?)
   }
 
   let base: Base
@@ -66,6 +67,22 @@ public struct DateCodingStrategy: Sendable {
     return formatted(formatter)
   }
 
+  /// Your own text for a date, and how to read it back (`parse`; without it, decoding a date with this strategy
+  /// fails, which is fine for a strategy used only to write queries). An error either closure throws is wrapped
+  /// in `EncodingError.invalidValue` / `DecodingError.dataCorrupted` with the date's coding path, and kept as the
+  /// underlying error.
+  ///
+  /// ```swift
+  /// let days = DateCodingStrategy.custom { String(Int($0.timeIntervalSince1970 / 86_400)) }  // days since 1970
+  /// let encoder = URLQueryEncoder(dateEncoding: days)
+  /// ```
+  public static func custom(
+    _ format: @escaping @Sendable (Date) throws -> String,
+    parse: (@Sendable (String) throws -> Date)? = nil
+  ) -> DateCodingStrategy {
+    DateCodingStrategy(base: .custom(format: format, parse: parse))
+  }
+
   /// The strategy as `JSONDecoder` spells it.
   public var decodingStrategy: JSONDecoder.DateDecodingStrategy {
     switch base {
@@ -73,6 +90,23 @@ public struct DateCodingStrategy: Sendable {
     case .millisecondsSince1970: .millisecondsSince1970
     case .iso8601: .custom(Self.decodeISO8601)
     case .formatted(let formatter): .formatted(formatter)
+    case .custom(_, let parse):
+      .custom { decoder in
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let parse else {
+          throw DecodingError.dataCorruptedError(
+            in: container, debugDescription: "The custom date strategy has no `parse` closure to read \"\(text)\"")
+        }
+        do {
+          return try parse(text)
+        } catch {
+          throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+              codingPath: decoder.codingPath, debugDescription: "\"\(text)\" could not be parsed: \(error)",
+              underlyingError: error))
+        }
+      }
     }
   }
 
@@ -87,6 +121,11 @@ public struct DateCodingStrategy: Sendable {
         try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: fractionalSeconds)))
       }
     case .formatted(let formatter): .formatted(formatter)
+    case .custom(let format, _):
+      .custom { date, encoder in
+        var container = encoder.singleValueContainer()
+        try container.encode(try format(date))
+      }
     }
   }
 

@@ -8,7 +8,7 @@ import HTTPTypes
 /// ```swift
 /// let client = APIClient(baseURL: url) {
 ///   $0.interceptors = [
-///     ConnectivityInterceptor(monitor: SystemNetworkMonitor(), waitsForConnectivity: true),
+///     ConnectivityInterceptor(waitsForConnectivity: true),
 ///     AuthInterceptor(...),
 ///     RetryInterceptor(),
 ///   ]
@@ -19,21 +19,22 @@ import HTTPTypes
 /// most its timeout (``Endpoint/timeout`` or the client's), then fails with `noConnection`; the transport's own
 /// timeout starts only once it is sent. Cancelling the calling task ends the wait with a cancellation error.
 ///
+/// The network state comes from ``NetworkMonitor/system`` unless you pass another monitor (a fake one in tests).
 /// The check reads the monitor's state, which can lag the network by a polling interval, and "online" only means a
 /// link is up; requests can still fail with `noConnection` when a server cannot be reached.
 public struct ConnectivityInterceptor: Interceptor {
   /// Where the network state comes from.
-  public let monitor: any NetworkMonitor
+  public let monitor: NetworkMonitor
   /// Whether a request made while offline waits for the network (`true`) or fails at once (`false`).
   public let waitsForConnectivity: Bool
 
   /// Creates the interceptor.
   ///
   /// - Parameters:
-  ///   - monitor: Where the network state comes from; ``SystemNetworkMonitor`` in apps, a fake in tests.
+  ///   - monitor: Where the network state comes from; ``NetworkMonitor/system``, the platform's, by default.
   ///   - waitsForConnectivity: Whether requests made while offline wait up to their timeout for the network;
   ///     `false` by default: they fail at once.
-  public init(monitor: any NetworkMonitor, waitsForConnectivity: Bool = false) {
+  public init(monitor: NetworkMonitor = .system, waitsForConnectivity: Bool = false) {
     self.monitor = monitor
     self.waitsForConnectivity = waitsForConnectivity
   }
@@ -45,7 +46,7 @@ public struct ConnectivityInterceptor: Interceptor {
     context: RequestContext,
     next: Next
   ) async throws -> (HTTPResponse, HTTPBody) {
-    guard monitor.currentPath.status == .offline else {
+    if monitor.isOnline {
       return try await next(request, body, context)
     }
     guard waitsForConnectivity else {

@@ -1,12 +1,16 @@
-/// What a ``NetworkMonitor`` knows about the network at one moment: the status and the interfaces that are up.
+/// What a ``NetworkMonitor`` knows about the network at one moment: whether it is online and the interfaces that are
+/// up.
 ///
 /// ```swift
 /// let path = monitor.currentPath
-/// print(path.status, path.interfaces.map(\.name))   // online ["eth0"]
+/// print(path.isOnline, path.interfaces.map(\.name))   // true ["eth0"]
 /// ```
 public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
   /// Whether any interface other than loopback is up.
-  public var status: NetworkStatus
+  ///
+  /// It says nothing about whether a given server can be reached: a request can still fail with
+  /// ``CourierError/isNoConnection`` while online.
+  public var isOnline: Bool
   /// The interfaces that are up, loopback excluded, in the order the system lists them.
   public var interfaces: [NetworkInterface]
   /// Whether the path goes over an interface the system considers expensive (cellular, a personal hotspot);
@@ -16,24 +20,29 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
   public var isConstrained: Bool
 
   /// Creates a path.
+  ///
+  /// ```swift
+  /// let onWiFi = NetworkPath(isOnline: true, interfaces: [.wifi("en0")])
+  /// ```
   public init(
-    status: NetworkStatus,
+    isOnline: Bool,
     interfaces: [NetworkInterface] = [],
     isExpensive: Bool = false,
     isConstrained: Bool = false
   ) {
-    self.status = status
+    self.isOnline = isOnline
     self.interfaces = interfaces
     self.isExpensive = isExpensive
     self.isConstrained = isConstrained
   }
 
   /// A path with no interface up.
-  public static let offline = NetworkPath(status: .offline)
+  public static let offline = NetworkPath(isOnline: false)
 
-  /// `online via eth0 (wiredEthernet)` or `offline`.
+  /// `online via eth0 (wiredEthernet)`, `online` or `offline`.
   public var description: String {
-    guard status == .online, !interfaces.isEmpty else { return status.description }
-    return "\(status) via \(interfaces.map(\.description).joined(separator: ", "))"
+    guard isOnline else { return "offline" }
+    guard !interfaces.isEmpty else { return "online" }
+    return "online via \(interfaces.map(\.description).joined(separator: ", "))"
   }
 }

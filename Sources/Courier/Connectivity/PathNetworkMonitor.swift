@@ -2,16 +2,31 @@
 import Foundation
 @preconcurrency import Network
 
-/// A ``NetworkMonitor`` backed by `NWPathMonitor`: ``SystemNetworkMonitor`` on Apple platforms.
+extension NetworkMonitor {
+  /// The platform's monitor limited to one type of interface: online only while an interface of that type is up.
+  /// Apple platforms only.
+  ///
+  /// ```swift
+  /// let wifiOnly = NetworkMonitor.system(requiredInterfaceType: .wifi)
+  /// for await isOnline in wifiOnly.onlineChanges() { syncButton.isEnabled = isOnline }
+  /// ```
+  ///
+  /// The monitor starts watching when it is made and stops when its last copy is released.
+  public static func system(requiredInterfaceType: NWInterface.InterfaceType) -> NetworkMonitor {
+    NetworkMonitor(PathNetworkMonitor(requiredInterfaceType: requiredInterfaceType))
+  }
+
+  /// A monitor that reads `monitor`, keeping it (and its `NWPathMonitor`) alive as long as any copy is.
+  init(_ monitor: PathNetworkMonitor) {
+    self.init(currentPath: { monitor.currentPath }, paths: { monitor.paths() })
+  }
+}
+
+/// Watches the network with `NWPathMonitor`: ``NetworkMonitor/system`` on Apple platforms.
 ///
-/// The monitor starts watching when it is created and stops when it is released. Until the system delivers the first
-/// path (within milliseconds of creation) it reports online, so that it never blocks a request it cannot judge yet.
-///
-/// ```swift
-/// let wifiOnly = PathNetworkMonitor(requiredInterfaceType: .wifi)
-/// for await status in wifiOnly.statuses() { syncButton.isEnabled = status == .online }
-/// ```
-public final class PathNetworkMonitor: NetworkMonitor {
+/// It starts watching when it is created and stops when it is released. Until the system delivers the first path
+/// (within milliseconds of creation) it reports online, so that it never blocks a request it cannot judge yet.
+final class PathNetworkMonitor: Sendable {
   private struct State {
     var path: NetworkPath?
     var continuations: [UInt64: AsyncStream<NetworkPath>.Continuation] = [:]
@@ -22,7 +37,7 @@ public final class PathNetworkMonitor: NetworkMonitor {
   private let state = Locked(State())
 
   /// Starts watching every interface, or only those of `requiredInterfaceType`.
-  public init(requiredInterfaceType: NWInterface.InterfaceType? = nil) {
+  init(requiredInterfaceType: NWInterface.InterfaceType? = nil) {
     monitor = requiredInterfaceType.map { NWPathMonitor(requiredInterfaceType: $0) } ?? NWPathMonitor()
     monitor.pathUpdateHandler = { [state] update in
       let path = NetworkPath(update)
@@ -42,12 +57,12 @@ public final class PathNetworkMonitor: NetworkMonitor {
   }
 
   /// The last path the system delivered; online until the first one arrives.
-  public var currentPath: NetworkPath {
-    state.withLock { $0.path } ?? NetworkPath(status: .online)
+  var currentPath: NetworkPath {
+    state.withLock { $0.path } ?? NetworkPath(isOnline: true)
   }
 
   /// The current path (once the system has delivered one), then every path the system delivers.
-  public func paths() -> AsyncStream<NetworkPath> {
+  func paths() -> AsyncStream<NetworkPath> {
     let (stream, continuation) = AsyncStream.makeStream(of: NetworkPath.self)
     let id = state.withLock { state in
       state.nextID += 1
@@ -69,7 +84,7 @@ extension NetworkPath {
       NetworkInterface(name: interface.name, kind: NetworkInterface.Kind(interface.type))
     }
     self.init(
-      status: path.status == .satisfied ? .online : .offline, interfaces: interfaces, isExpensive: path.isExpensive,
+      isOnline: path.status == .satisfied, interfaces: interfaces, isExpensive: path.isExpensive,
       isConstrained: path.isConstrained)
   }
 }

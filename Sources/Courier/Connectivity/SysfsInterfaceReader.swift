@@ -21,10 +21,10 @@ struct SysfsInterfaceReader: Sendable {
   /// cannot judge.
   func read() -> NetworkPath {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
-      return NetworkPath(status: .online)
+      return NetworkPath(isOnline: true)
     }
     let interfaces = names.sorted().filter(includes).compactMap(interfaceIfUp)
-    return NetworkPath(status: interfaces.isEmpty ? .offline : .online, interfaces: interfaces)
+    return NetworkPath(isOnline: !interfaces.isEmpty, interfaces: interfaces)
   }
 
   /// The interface called `name` when it is up and not loopback.

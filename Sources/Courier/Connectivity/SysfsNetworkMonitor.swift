@@ -1,55 +1,63 @@
 import Foundation
 
-/// A ``NetworkMonitor`` that reads interface state from the Linux kernel's `/sys/class/net`, polling for changes.
-///
-/// An interface counts as up when its `operstate` is `up` (or `unknown` with `carrier` 1, as tunnels report) and
-/// its `IFF_UP` flag is set; loopback never counts. This is ``SystemNetworkMonitor`` on Linux, and works anywhere a
-/// tree of that shape exists, which is how tests drive it:
-///
-/// ```swift
-/// // The real interfaces, checked twice a second.
-/// let monitor = SysfsNetworkMonitor(pollInterval: 0.5)
-///
-/// // Only the Wi-Fi and Ethernet links, ignoring bridges and containers' virtual links.
-/// let physical = SysfsNetworkMonitor { $0.hasPrefix("wl") || $0.hasPrefix("en") || $0.hasPrefix("eth") }
-///
-/// // A fake tree in a test: write <root>/eth0/operstate, then flip it from "up" to "down".
-/// let fake = SysfsNetworkMonitor(root: temporaryDirectory, pollInterval: 0.02)
-/// ```
-///
-/// When the tree cannot be listed at all (no sysfs in a sandbox), the monitor reports online, so that it never
-/// blocks requests it cannot judge.
-public struct SysfsNetworkMonitor: NetworkMonitor {
-  /// Linux's directory of network interfaces.
-  public static let defaultRoot = URL(fileURLWithPath: "/sys/class/net", isDirectory: true)
-
-  /// The directory read, one subdirectory per interface.
-  public let root: URL
-  /// How often streams re-read the tree, in seconds.
-  public let pollInterval: TimeInterval
-  private let reader: SysfsInterfaceReader
-
-  /// Creates a monitor; nothing is read until ``currentPath`` or ``paths()`` is used.
+extension NetworkMonitor {
+  /// A monitor that reads interface state from the Linux kernel's `/sys/class/net`, polling for changes: what
+  /// ``system`` is on Linux, with the poll interval and the interfaces that count up to you.
+  ///
+  /// An interface counts as up when its `operstate` is `up` (or `unknown` with `carrier` 1, as tunnels report) and
+  /// its `IFF_UP` flag is set; loopback never counts. Where `/sys/class/net` cannot be listed (another platform, a
+  /// sandbox), the monitor reports online, so that it never blocks requests it cannot judge.
+  ///
+  /// ```swift
+  /// // The real interfaces, checked twice a second.
+  /// let monitor = NetworkMonitor.sysfs(pollInterval: 0.5)
+  ///
+  /// // Only the Wi-Fi and Ethernet links, ignoring bridges and containers' virtual links.
+  /// let physical = NetworkMonitor.sysfs { $0.hasPrefix("wl") || $0.hasPrefix("en") || $0.hasPrefix("eth") }
+  /// ```
   ///
   /// - Parameters:
-  ///   - root: The directory to read; `/sys/class/net` by default.
-  ///   - pollInterval: How often streams re-read it, in seconds; 1 by default, at least 0.01.
+  ///   - pollInterval: How often streams re-read the tree, in seconds; 1 by default, at least 0.01.
   ///   - includes: Which interfaces, by name, may count as a connection; all but loopback by default.
-  public init(
-    root: URL = SysfsNetworkMonitor.defaultRoot,
+  public static func sysfs(
     pollInterval: TimeInterval = 1,
     includes: @escaping @Sendable (_ interfaceName: String) -> Bool = { _ in true }
-  ) {
-    self.root = root
+  ) -> NetworkMonitor {
+    sysfs(root: SysfsNetworkMonitor.defaultRoot, pollInterval: pollInterval, includes: includes)
+  }
+
+  /// A sysfs monitor over any tree laid out like `/sys/class/net`, which is how tests drive it: write
+  /// `<root>/eth0/operstate`, then flip it from `up` to `down`. Nothing is read until the monitor is used.
+  package static func sysfs(
+    root: URL,
+    pollInterval: TimeInterval = 1,
+    includes: @escaping @Sendable (_ interfaceName: String) -> Bool = { _ in true }
+  ) -> NetworkMonitor {
+    let monitor = SysfsNetworkMonitor(root: root, pollInterval: pollInterval, includes: includes)
+    return NetworkMonitor(currentPath: { monitor.currentPath }, paths: { monitor.paths() })
+  }
+}
+
+/// Reads interface state from a tree laid out like Linux's `/sys/class/net`, polling for changes; see
+/// ``NetworkMonitor/sysfs(pollInterval:includes:)``.
+struct SysfsNetworkMonitor: Sendable {
+  /// Linux's directory of network interfaces.
+  static let defaultRoot = URL(fileURLWithPath: "/sys/class/net", isDirectory: true)
+
+  /// How often streams re-read the tree, in seconds.
+  let pollInterval: TimeInterval
+  private let reader: SysfsInterfaceReader
+
+  init(root: URL, pollInterval: TimeInterval, includes: @escaping @Sendable (String) -> Bool) {
     self.pollInterval = max(pollInterval, 0.01)
     reader = SysfsInterfaceReader(root: root, includes: includes)
   }
 
   /// Reads the tree now.
-  public var currentPath: NetworkPath { reader.read() }
+  var currentPath: NetworkPath { reader.read() }
 
-  /// The current path at once, then each change found by polling every ``pollInterval`` seconds.
-  public func paths() -> AsyncStream<NetworkPath> {
+  /// The current path at once, then each change found by polling every `pollInterval` seconds.
+  func paths() -> AsyncStream<NetworkPath> {
     let (stream, continuation) = AsyncStream.makeStream(of: NetworkPath.self)
     let first = reader.read()
     continuation.yield(first)

@@ -127,10 +127,8 @@ struct QuerySerializer {
       }
       return decimal.description
     case .bool(let bool):
-      switch options.boolEncoding {
-      case .literal: return bool ? "true" : "false"
-      case .numeric: return bool ? "1" : "0"
-      }
+      if options.encodesBoolsAsNumbers { return bool ? "1" : "0" }
+      return bool ? "true" : "false"
     case .date(let date):
       return try text(for: date, at: path)
     case .binary(let binary):
@@ -138,7 +136,7 @@ struct QuerySerializer {
         binary.summary, at: path,
         allowsBinary
           ? "binary values cannot be joined into one field; use ArrayEncoding.brackets, .repeated or .indexed"
-          : "\(binary.summary) can only be sent in a multipart body (MultipartEncoder), not in a query or form")
+          : "\(binary.summary) can only be sent in a multipart body (body(multipart:)), not in a query or form")
     }
   }
 
@@ -147,9 +145,9 @@ struct QuerySerializer {
     guard seconds.isFinite else {
       throw invalidValue(date, at: path, "the date's timeIntervalSince1970 (\(seconds)) is not finite")
     }
-    switch options.dateEncoding {
-    case .iso8601:
-      return Date.ISO8601FormatStyle().format(date)
+    switch options.dateEncoding.base {
+    case .iso8601(let fractionalSeconds):
+      return Date.ISO8601FormatStyle(includingFractionalSeconds: fractionalSeconds).format(date)
     case .secondsSince1970:
       return Self.integerText(seconds) ?? seconds.description
     case .millisecondsSince1970:
@@ -157,9 +155,9 @@ struct QuerySerializer {
       return Self.integerText(milliseconds) ?? milliseconds.description
     case .formatted(let formatter):
       return formatter.string(from: date)
-    case .custom(let closure):
+    case .custom(let format, _):
       do {
-        return try closure(date)
+        return try format(date)
       } catch {
         throw EncodingError.invalidValue(
           date,

@@ -30,9 +30,9 @@ public enum QueryValue: Sendable, Equatable {
   case uint(UInt64)
   /// A floating-point number, written with its `description` (`1.5`, `2.0`). It must be finite.
   case double(Double)
-  /// A Boolean, written according to `URLQueryEncoder.BoolEncoding`.
+  /// A Boolean, written as `true`/`false`, or `1`/`0` with `URLQueryEncoder.encodesBoolsAsNumbers`.
   case bool(Bool)
-  /// A date, written according to `URLQueryEncoder.DateEncoding`.
+  /// A date, written according to the encoder's `dateEncoding` (a ``DateCodingStrategy``).
   case date(Date)
   /// An array, written according to `URLQueryEncoder.ArrayEncoding`.
   case array([QueryValue])

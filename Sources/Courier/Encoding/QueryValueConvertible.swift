@@ -50,12 +50,12 @@ extension Substring: QueryValueConvertible {
 }
 
 extension Bool: QueryValueConvertible {
-  /// `.bool`, written as the encoder's `BoolEncoding` says.
+  /// `.bool`, written as `true`/`false`, or `1`/`0` when the encoder's `encodesBoolsAsNumbers` says so.
   public var queryValue: QueryValue { .bool(self) }
 }
 
 extension Date: QueryValueConvertible {
-  /// `.date`, written as the encoder's `DateEncoding` says.
+  /// `.date`, written as the encoder's `dateEncoding` says.
   public var queryValue: QueryValue { .date(self) }
 }
 

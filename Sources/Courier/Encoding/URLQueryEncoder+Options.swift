@@ -30,47 +30,9 @@ extension URLQueryEncoder {
     case json
   }
 
-  /// How a `Bool` is written into a query.
-  public enum BoolEncoding: Sendable, Equatable {
-    /// `true` and `false`. The default.
-    case literal
-    /// `1` and `0`.
-    case numeric
-  }
-
-  /// How a `Date` is written into a query.
-  ///
-  /// For `Date(timeIntervalSince1970: 1_714_564_800)`:
-  /// `.iso8601` gives `2024-05-01T12:00:00Z`, `.secondsSince1970` gives `1714564800` and
-  /// `.millisecondsSince1970` gives `1714564800000`.
-  public enum DateEncoding: Sendable {
-    /// An ISO 8601 timestamp in UTC without fractional seconds, such as `2024-05-01T12:00:00Z`. The default.
-    case iso8601
-    /// Seconds since 1970-01-01T00:00:00Z: `1714564800`, or `1714564800.5` when there is a fraction.
-    case secondsSince1970
-    /// Whole milliseconds since 1970-01-01T00:00:00Z, rounded to the nearest one: `1714564800000`.
-    case millisecondsSince1970
-    /// The string a `DateFormatter` produces. Configure the formatter fully (locale, time zone, format)
-    /// before handing it over, and do not change it afterwards.
-    ///
-    /// ```swift
-    /// let formatter = DateFormatter()
-    /// formatter.locale = Locale(identifier: "en_US_POSIX")
-    /// formatter.timeZone = TimeZone(identifier: "UTC")
-    /// formatter.dateFormat = "yyyy-MM-dd"
-    /// let encoder = URLQueryEncoder(dateEncoding: .formatted(formatter))  // day=2024-05-01
-    /// ```
-    case formatted(DateFormatter)
-    /// Your own conversion. An error thrown by the closure is wrapped in `EncodingError.invalidValue`,
-    /// with the date's coding path, and keeps the original as `underlyingError`.
-    ///
-    /// ```swift
-    /// let encoder = URLQueryEncoder(dateEncoding: .custom { date in
-    ///   String(Int(date.timeIntervalSince1970 / 86_400))  // days since 1970
-    /// })
-    /// ```
-    case custom(@Sendable (Date) throws -> String)
-  }
+  /// How a `Date` is written into a query: a ``DateCodingStrategy``, as for JSON bodies.
+  @available(*, deprecated, renamed: "DateCodingStrategy")
+  public typealias DateEncoding = DateCodingStrategy
 
   /// How the keys of structs, classes and dictionaries are transformed before they are written.
   ///

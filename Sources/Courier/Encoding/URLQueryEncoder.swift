@@ -35,10 +35,13 @@ import Foundation
 public struct URLQueryEncoder: Sendable {
   /// How arrays are written. The default is `.brackets`.
   public var arrayEncoding: ArrayEncoding
-  /// How `Bool` values are written. The default is `.literal` (`true` / `false`).
-  public var boolEncoding: BoolEncoding
-  /// How `Date` values are written. The default is `.iso8601`.
-  public var dateEncoding: DateEncoding
+  /// Whether `Bool` values are written as `1` and `0` instead of `true` and `false`. The default is `false`.
+  public var encodesBoolsAsNumbers: Bool
+  /// How `Date` values are written: the same strategies as for JSON bodies. The default is `.iso8601`
+  /// (`2024-05-01T12:00:00Z`); `.secondsSince1970` gives `1714564800` (`1714564800.5` with a fraction),
+  /// `.millisecondsSince1970` `1714564800000` (rounded), `.formatted(_:)` a formatter's text and `.custom(_:parse:)`
+  /// your own.
+  public var dateEncoding: DateCodingStrategy
   /// How the keys of structs, classes and dictionaries are transformed. The default leaves them unchanged.
   ///
   /// Names written by hand in a `Query` are used exactly as written and are not transformed.
@@ -47,16 +50,16 @@ public struct URLQueryEncoder: Sendable {
   /// Creates an encoder; every option has a sensible default.
   ///
   /// ```swift
-  /// let encoder = URLQueryEncoder(arrayEncoding: .repeated, boolEncoding: .numeric)
+  /// let encoder = URLQueryEncoder(arrayEncoding: .repeated, encodesBoolsAsNumbers: true)  // tags=a&tags=b&on=1
   /// ```
   public init(
     arrayEncoding: ArrayEncoding = .brackets,
-    boolEncoding: BoolEncoding = .literal,
-    dateEncoding: DateEncoding = .iso8601,
+    encodesBoolsAsNumbers: Bool = false,
+    dateEncoding: DateCodingStrategy = .iso8601,
     keyEncoding: KeyEncoding = .useDefaultKeys
   ) {
     self.arrayEncoding = arrayEncoding
-    self.boolEncoding = boolEncoding
+    self.encodesBoolsAsNumbers = encodesBoolsAsNumbers
     self.dateEncoding = dateEncoding
     self.keyEncoding = keyEncoding
   }

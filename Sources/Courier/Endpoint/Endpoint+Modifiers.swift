@@ -133,9 +133,15 @@ extension Endpoint {
     with { $0.acceptedStatuses = StatusCodeSet(codes) }
   }
 
-  /// Accepts a set of statuses: `.expect(.any)`.
-  public func expect(_ statuses: StatusCodeSet) -> Endpoint {
-    with { $0.acceptedStatuses = statuses }
+  /// Accepts every status, so the call never throws ``CourierError/Kind-swift.struct/unacceptableStatus``; read the
+  /// status from the response.
+  ///
+  /// ```swift
+  /// let raw = try await client.send(Endpoint<Data>.get("/moved").redirects(.none).expectAnyStatus())
+  /// print(raw.status)   // 301
+  /// ```
+  public func expectAnyStatus() -> Endpoint {
+    with { $0.acceptedStatuses = .any }
   }
 
   /// Sets this request's timeout in seconds.

@@ -20,4 +20,14 @@ extension Endpoint {
   public func attribute<Key: AttributeKey>(_ key: Key.Type, _ value: Key.Value) -> Endpoint {
     with { $0.attributes[key] = value }
   }
+
+  /// The endpoint's value for `key`, or the key's ``AttributeKey/defaultValue`` when none was set.
+  ///
+  /// ```swift
+  /// Endpoint<Order>.get("/orders").attribute(Priority.self, 2)[Priority.self]  // 2
+  /// ```
+  public subscript<Key: AttributeKey>(key: Key.Type) -> Key.Value {
+    get { attributes[key] }
+    set { attributes[key] = newValue }
+  }
 }

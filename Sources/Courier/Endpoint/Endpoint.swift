@@ -36,8 +36,9 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
   public var headers: [HTTPHeader]
   /// The body, if any.
   public var body: Payload?
-  /// The statuses that count as success; anything else throws ``CourierError/Kind-swift.struct/unacceptableStatus``.
-  public var acceptedStatuses: StatusCodeSet
+  /// The statuses that count as success, set with the `expect` modifiers; anything else throws
+  /// ``CourierError/Kind-swift.struct/unacceptableStatus``.
+  var acceptedStatuses: StatusCodeSet
   /// The timeout in seconds, overriding the client's.
   public var timeout: TimeInterval?
   /// A decoder for this endpoint only.
@@ -49,8 +50,9 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
   /// Messages for failure statuses, by status, shown as ``CourierError/userMessage``.
   public var statusMessages: [HTTPResponse.Status: String]
   /// Per-call settings read by interceptors and transports: authentication, retry, logging, cache policy, and
-  /// any of your own; set them with modifiers such as ``retries(_:)``, or with ``attribute(_:_:)``.
-  public var attributes: Attributes
+  /// any of your own; set them with modifiers such as ``retries(_:)``, or with ``attribute(_:_:)``, and read one with
+  /// `endpoint[SomeKey.self]`.
+  package var attributes: Attributes
   /// The shortest time the call takes, in seconds, so a spinner does not flicker; cancellation is still immediate.
   public var minimumDuration: TimeInterval?
   /// How this call's JSON dates are written and read, over the model's and the client's; see
@@ -70,45 +72,21 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
     self.attributes = Attributes()
     self.queryParts = []
   }
+
+  /// Whether a response with `status` counts as success rather than throwing
+  /// ``CourierError/Kind-swift.struct/unacceptableStatus``: 200 to 299 unless set with `expect(.created)`,
+  /// `expect(200..<400)` or ``expectAnyStatus()``.
+  ///
+  /// ```swift
+  /// Endpoint<Empty>.delete("/posts/3").expect(.noContent).accepts(.ok)   // false
+  /// ```
+  public func accepts(_ status: HTTPResponse.Status) -> Bool {
+    acceptedStatuses.contains(status)
+  }
 }
 
 /// One piece of an endpoint's query: hand-written, or an `Encodable` encoded when the request is built.
 enum QueryPart: Sendable {
   case query(Query)
   case encodable(@Sendable (URLQueryEncoder) throws -> [URLQueryItem])
-}
-
-/// A set of HTTP status codes, written as statuses, codes or ranges.
-///
-/// ```swift
-/// .expect(.created)            // 201 only
-/// .expect(200..<300)           // the default
-/// .expect(.ok, .notModified)
-/// ```
-public struct StatusCodeSet: Sendable, Hashable {
-  var ranges: [Range<Int>]
-
-  /// 200 to 299, the default.
-  public static let success = StatusCodeSet(ranges: [200..<300])
-  /// Every status: the call never throws ``CourierError/Kind-swift.struct/unacceptableStatus``.
-  public static let any = StatusCodeSet(ranges: [100..<1000])
-
-  /// A set of the given statuses.
-  public init(_ statuses: [HTTPResponse.Status]) {
-    ranges = statuses.map { $0.code..<($0.code + 1) }
-  }
-
-  /// A set of a range of codes.
-  public init(_ range: Range<Int>) {
-    ranges = [range]
-  }
-
-  init(ranges: [Range<Int>]) {
-    self.ranges = ranges
-  }
-
-  /// Whether `status` is in the set.
-  public func contains(_ status: HTTPResponse.Status) -> Bool {
-    ranges.contains { $0.contains(status.code) }
-  }
 }

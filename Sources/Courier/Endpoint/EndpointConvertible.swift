@@ -44,8 +44,6 @@ public protocol EndpointConvertible: Sendable {
   var body: Payload? { get }
   /// Extra headers; none by default.
   var headers: [HTTPHeader] { get }
-  /// The statuses that count as success; 200..<300 by default.
-  var acceptedStatuses: StatusCodeSet { get }
   /// A canned response for sample mode (previews, demos, tests); none by default. See ``SampleResponse``.
   var sample: SampleResponse? { get }
 
@@ -65,8 +63,6 @@ extension EndpointConvertible {
   public var body: Payload? { nil }
   /// No extra headers.
   public var headers: [HTTPHeader] { [] }
-  /// 200..<300.
-  public var acceptedStatuses: StatusCodeSet { .success }
   /// No sample.
   public var sample: SampleResponse? { nil }
   /// ``defaultEndpoint(as:)``: the endpoint the requirements describe.
@@ -74,12 +70,14 @@ extension EndpointConvertible {
     defaultEndpoint(as: type)
   }
 
-  /// The endpoint built from ``baseURL``, ``path``, ``method``, ``query``, ``body``, ``headers``,
-  /// ``acceptedStatuses`` and ``sample``; call it from your own ``endpoint(as:)`` to refine it.
+  /// The endpoint built from ``baseURL``, ``path``, ``method``, ``query``, ``body``, ``headers`` and ``sample``,
+  /// accepting 200 to 299; call it from your own ``endpoint(as:)`` to refine it (other statuses, a timeout, ...).
   ///
   /// ```swift
   /// func endpoint<Value>(as type: Value.Type) -> Endpoint<Value> {
-  ///   defaultEndpoint(as: type).timeout(5).retries(false)
+  ///   let endpoint = defaultEndpoint(as: type).timeout(5).retries(false)
+  ///   if case .rate = self { return endpoint.expect(.created) }
+  ///   return endpoint
   /// }
   /// ```
   public func defaultEndpoint<Value: Decodable & Sendable>(as type: Value.Type) -> Endpoint<Value> {
@@ -87,7 +85,6 @@ extension EndpointConvertible {
     endpoint.baseURL = baseURL
     endpoint.body = body
     endpoint.headers = headers
-    endpoint.acceptedStatuses = acceptedStatuses
     endpoint.sample = sample
     return endpoint
   }

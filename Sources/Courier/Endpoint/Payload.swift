@@ -59,11 +59,11 @@ public struct Payload: Sendable {
     }
   }
 
-  /// A `multipart/form-data` body encoded from a keyed `Encodable` with ``MultipartEncoder``, using the endpoint's
-  /// or the client's query encoder options.
+  /// A `multipart/form-data` body encoded from a keyed `Encodable` as
+  /// ``MultipartFormData/init(encoding:options:)`` does, using the endpoint's or the client's query encoder options.
   public static func multipart(_ value: some Encodable & Sendable) -> Payload {
     Payload { context in
-      let (body, contentType) = try MultipartEncoder(options: context.queryEncoder).encode(value).encoded()
+      let (body, contentType) = try MultipartFormData(encoding: value, options: context.queryEncoder).encoded()
       return (body, contentType)
     }
   }

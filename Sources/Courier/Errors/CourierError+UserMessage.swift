@@ -1,8 +1,8 @@
 extension CourierError {
-  /// A message to show to a person, in the language of the client's ``UserMessages`` (the app's preferred one by
-  /// default), in this order of preference: the endpoint's custom message for the status, the app's replacement
-  /// (``UserMessages/set(_:for:)``, ``UserMessages/set(_:forStatus:)``), the server's own message from its error
-  /// body, and Courier's sentence for the status or the kind of failure.
+  /// A message to show to a person, in the client's ``APIClient/Configuration/messageLanguage`` (the app's preferred
+  /// one by default), in this order of preference: the endpoint's custom message for the status, the app's
+  /// replacement (``APIClient/Configuration/statusMessages``, ``APIClient/Configuration/kindMessages``), the
+  /// server's own message from its error body, and Courier's sentence for the status or the kind of failure.
   public var userMessage: String {
     if let customMessage { return customMessage }
     let messages = messages ?? .preferred

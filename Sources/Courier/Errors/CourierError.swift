@@ -119,7 +119,7 @@ extension CourierError: CustomStringConvertible, CustomDebugStringConvertible {
   /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and `X-API-Key`, of query keys and JSON or form
   /// fields such as `password`, `token`, `access_token`, `refresh_token`, `api_key` and `secret`, and user info in
   /// URLs.
-  static let redactor = LogRedactor(LoggingInterceptor.Configuration())
+  static let redactor = LogRedactor()
 
   /// `text` with every secret of the request (header values, query values) replaced by the placeholder.
   func redacted(_ text: String) -> String {

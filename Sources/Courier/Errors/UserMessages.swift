@@ -1,32 +1,23 @@
 import Foundation
 
-/// The messages Courier shows people for failed calls (``CourierError/userMessage``): English and Russian, in the
-/// language the app prefers, with any message replaced by the app, by kind or by status, without forking.
-///
-/// ```swift
-/// var messages = UserMessages()            // the app's preferred language among those Courier ships
-/// messages.set("Нет сети — покажем сохранённое", for: .noConnection)
-/// messages.set("Такой страницы нет", forStatus: 404)
-/// let client = APIClient(baseURL: api) { $0.messages = messages }
-/// ```
-///
-/// An endpoint's own message for a status (``Endpoint/message(for:_:)``) comes first, then the app's replacement,
-/// then the server's message from its error body, then Courier's sentence for the status or the kind.
-public struct UserMessages: Sendable {
+/// The messages Courier shows people for failed calls (``CourierError/userMessage``), made from the client's
+/// ``APIClient/Configuration/messageLanguage``, ``APIClient/Configuration/kindMessages`` and
+/// ``APIClient/Configuration/statusMessages``.
+struct UserMessages: Sendable {
   /// The languages Courier ships messages in.
-  public static let availableLanguages = ["en", "ru"]
+  static let availableLanguages = ["en", "ru"]
   /// The messages in the app's preferred language, read once.
   static let preferred = UserMessages()
 
   /// The language of the messages (`en`, `ru`).
-  public let language: String
+  let language: String
   private let table: [String: String]
   private var kinds: [CourierError.Kind: String] = [:]
   private var statuses: [Int: String] = [:]
 
   /// Messages in `language` (one of ``availableLanguages``), or, by default, in the first of the app's preferred
   /// languages that Courier ships (English when none is).
-  public init(language: String? = nil) {
+  init(language: String? = nil) {
     let chosen =
       language.flatMap { Self.availableLanguages.contains($0) ? $0 : nil }
       ?? Bundle.preferredLocalizations(from: Self.availableLanguages, forPreferences: Locale.preferredLanguages)
@@ -35,14 +26,15 @@ public struct UserMessages: Sendable {
     table = Self.table(for: chosen) ?? Self.table(for: "en") ?? [:]
   }
 
-  /// Shows `message` for every failure of `kind` (a status the server answered with is ``CourierError/Kind-swift.struct/unacceptableStatus``).
-  public mutating func set(_ message: String, for kind: CourierError.Kind) {
-    kinds[kind] = message
-  }
-
-  /// Shows `message` for every failure with the HTTP status `code`.
-  public mutating func set(_ message: String, forStatus code: Int) {
-    statuses[code] = message
+  /// The messages a client's configuration asks for.
+  init(_ configuration: APIClient.Configuration) {
+    if configuration.messageLanguage == nil {
+      self = .preferred
+    } else {
+      self.init(language: configuration.messageLanguage)
+    }
+    kinds = configuration.kindMessages
+    statuses = Dictionary(configuration.statusMessages.map { ($0.key.code, $0.value) }) { _, last in last }
   }
 
   /// The app's replacement for `error`'s message, by status first, then by kind.

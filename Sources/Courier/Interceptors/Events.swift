@@ -12,22 +12,18 @@ public enum CourierEvent: Sendable {
   case retrying(callID: UInt64, attempt: Int, delay: TimeInterval, reason: String)
   /// The auth interceptor began refreshing credentials.
   case refreshing(callID: UInt64)
-  /// The call ended, successfully or not.
-  case finished(callID: UInt64, metrics: CallMetrics, error: CourierError?)
-}
-
-/// Measurements of a finished call.
-public struct CallMetrics: Sendable, Hashable {
-  /// From the start of `send` to the end of decoding, in seconds.
-  public var duration: TimeInterval
-  /// Request body bytes handed to the transport (all attempts).
-  public var bytesSent: Int64
-  /// Response body bytes received for the final attempt.
-  public var bytesReceived: Int64
-  /// How many times the request went to the transport.
-  public var attempts: Int
-  /// The final status, when a response arrived.
-  public var status: Int?
+  /// The call ended, successfully or not (`error` is `nil` on success), after `duration` seconds (from the start of
+  /// `send` to the end of decoding) and `attempts` trips to the transport, having handed `bytesSent` request body
+  /// bytes to the transport (all attempts) and received `bytesReceived` response body bytes (the final attempt);
+  /// `status` is the final one, when a response arrived.
+  ///
+  /// ```swift
+  /// case .finished(_, let duration, let attempts, _, _, let status, _):
+  ///   print("finished in \(Int(duration * 1000)) ms after \(attempts) attempts: \(status.map { "\($0.code)" } ?? "-")")
+  /// ```
+  case finished(
+    callID: UInt64, duration: TimeInterval, attempts: Int, bytesSent: Int64, bytesReceived: Int64,
+    status: HTTPResponse.Status?, error: CourierError?)
 }
 
 /// Where a call reports its ``CourierEvent``s: the client's observer, if any.

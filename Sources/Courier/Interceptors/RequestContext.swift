@@ -5,7 +5,7 @@ import HTTPTypes
 /// attempt number and where to report events.
 public struct RequestContext: Sendable {
   /// The endpoint's per-call settings; read one with `context[SomeKey.self]`.
-  public var attributes: Attributes
+  package var attributes: Attributes
   /// How long the call may take, in seconds: the endpoint's timeout, else the client's.
   public var timeout: TimeInterval
   /// The attempt number, from 1; the retry interceptor increases it.
@@ -15,13 +15,14 @@ public struct RequestContext: Sendable {
   /// Receives the call's events.
   var events: EventSink
 
-  /// Creates a context; the client makes one per call, and tests make one to run an interceptor alone.
-  public init(
-    attributes: Attributes = Attributes(),
-    timeout: TimeInterval = 60,
-    attempt: Int = 1,
-    callID: UInt64 = 0
-  ) {
+  /// Creates a context; the client makes one per call, and tests make one to run an interceptor alone (set its
+  /// attributes with `context[SomeKey.self] = value`).
+  public init(timeout: TimeInterval = 60, attempt: Int = 1, callID: UInt64 = 0) {
+    self.init(attributes: Attributes(), timeout: timeout, attempt: attempt, callID: callID, events: EventSink())
+  }
+
+  /// A context carrying `attributes`, e.g. an endpoint's.
+  package init(attributes: Attributes, timeout: TimeInterval = 60, attempt: Int = 1, callID: UInt64 = 0) {
     self.init(attributes: attributes, timeout: timeout, attempt: attempt, callID: callID, events: EventSink())
   }
 

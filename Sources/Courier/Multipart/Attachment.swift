@@ -2,7 +2,8 @@ import Foundation
 
 /// A file to send in a multipart form: bytes in memory or a file on disk, with its file name and MIME type.
 ///
-/// Use it as a property of a struct you encode with ``MultipartEncoder``, or add it to a ``MultipartFormData``:
+/// Use it as a property of a struct you send with ``Endpoint/body(multipart:)``, or add it to a
+/// ``MultipartFormData``:
 ///
 /// ```swift
 /// struct NewPost: Encodable, Sendable {
@@ -45,7 +46,7 @@ public struct Attachment: Sendable, Hashable, Encodable {
     self.mimeType = mimeType ?? MIMEType.forFileName(self.fileName)
   }
 
-  /// Encoders other than ``MultipartEncoder`` see only the file name.
+  /// Encoders other than the multipart form's (``MultipartFormData/init(encoding:options:)``) see only the file name.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(fileName)

@@ -104,7 +104,7 @@ public struct MultipartFormData: Sendable {
     pending.append(Data("--\(boundary)--\r\n".utf8))
     segments.append(.data(pending))
     let length = segments.reduce(Int64(0)) { $0 + $1.length }
-    var body = HTTPBody(MultipartStream(segments: segments), length: .known(length), iterationBehavior: .multiple)
+    var body = HTTPBody(MultipartStream(segments: segments), length: length, isRepeatable: true)
     body.segments = segments
     return (body, "multipart/form-data; boundary=\(boundary)")
   }

@@ -50,7 +50,7 @@ struct RedirectStage {
         next.method = request.method == .head ? .head : .get
         body = nil
         for name in Self.bodyFields { next.headerFields[name] = nil }
-      } else if let body, body.iterationBehavior == .single {
+      } else if let body, !body.isRepeatable {
         throw refusal("it asks for the body again and the body can be read only once")
       }
       if Self.origin(of: next) != Self.origin(of: request) {

@@ -16,16 +16,16 @@ public protocol DelayClock: Sendable {
   func sleep(seconds: TimeInterval) async throws
 }
 
-/// The real clock.
-public struct SystemDelayClock: DelayClock {
+/// The real clock, used wherever a `clock` parameter is left `nil`.
+package struct SystemDelayClock: DelayClock {
   /// Creates the clock.
-  public init() {}
+  package init() {}
 
   /// Now.
-  public var now: Date { Date() }
+  package var now: Date { Date() }
 
   /// Sleeps on `Task.sleep`.
-  public func sleep(seconds: TimeInterval) async throws {
+  package func sleep(seconds: TimeInterval) async throws {
     try await Courier.sleep(seconds: seconds)
   }
 }

@@ -6,17 +6,29 @@ extension APIClient {
   /// Downloads the body of `endpoint` into a file at `destination`, streamed to disk a chunk at a time.
   ///
   /// The bytes go to `destination` plus `.part` and are moved into place atomically when the whole body has
-  /// arrived (and matched ``DownloadOptions/sha256``, when given). When the connection drops mid-body the download
-  /// continues from the bytes already written with `Range` and `If-Range` (on every transport; no platform resume
-  /// data); after the last attempt the partial file stays for the next call to resume. A server that ignores the
-  /// range, or whose file changed (`If-Range` no longer matches), sends the whole file again and the download starts
-  /// over. Progress from ``Endpoint/onDownloadProgress(_:)`` counts the whole file, starting at the resumed offset.
+  /// arrived (and matched `sha256`, when given). When the connection drops mid-body the download continues from the
+  /// bytes already written with `Range` and `If-Range` (on every transport; no platform resume data); after the last
+  /// attempt the partial file stays for the next call to resume. A server that ignores the range, or whose file
+  /// changed (`If-Range` no longer matches), sends the whole file again and the download starts over. Progress from
+  /// ``Endpoint/onDownloadProgress(_:)`` counts the whole file, starting at the resumed offset.
   ///
   /// ```swift
-  /// let result = try await client.download(.get("/files/video.mp4"), to: videoURL)
+  /// let result = try await client.download(.get("/files/video.mp4"), to: videoURL, sha256: expectedDigest)
   /// print(result.bytes, result.resumedFrom)
   /// ```
   ///
+  /// - Parameters:
+  ///   - endpoint: What to download.
+  ///   - destination: Where the file goes.
+  ///   - sha256: The expected SHA-256 of the whole file, as hexadecimal (either case); a mismatch throws
+  ///     ``CourierError/Kind-swift.struct/integrity`` and removes the partial file. `nil` (the default) checks nothing.
+  ///   - resumes: Whether to keep a partial file when a download fails and continue it next time with `Range` and
+  ///     `If-Range` (default `true`). The partial file is the destination's path plus `.part`, with its validator in
+  ///     `.part.json`.
+  ///   - maxAttempts: Attempts within one call: when the connection drops mid-body, the download continues from the
+  ///     bytes already written (default 3 in total).
+  ///   - replacesExistingFile: Whether an existing file at `destination` is replaced (default `true`); otherwise the
+  ///     download fails before sending anything.
   /// - Throws: ``CourierError``: a transport or status error, ``CourierError/Kind-swift.struct/integrity`` for a
   ///   checksum or length mismatch, ``CourierError/Kind-swift.struct/fileSystem`` when a file cannot be written or
   ///   moved (checked before anything is sent where possible).
@@ -24,12 +36,15 @@ extension APIClient {
   public func download<Value>(
     _ endpoint: Endpoint<Value>,
     to destination: URL,
-    options: DownloadOptions = DownloadOptions()
+    sha256: String? = nil,
+    resumes: Bool = true,
+    maxAttempts: Int = 3,
+    replacesExistingFile: Bool = true
   ) async throws -> DownloadResult {
     let request = try httpRequest(for: endpoint)
     let files = try DownloadFiles(
       destination: destination, url: "\(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "/")",
-      replacesExistingFile: options.replacesExistingFile)
+      replacesExistingFile: replacesExistingFile)
     let reporter = endpoint.attributes[DownloadProgressKey.self].map { ProgressReporter(sequence: false, callback: $0) }
     var resumedFrom: Int64?
     var resumptions: [Int64] = []
@@ -38,7 +53,7 @@ extension APIClient {
     defer { reporter?.finish(complete: false) }
     while true {
       attempts += 1
-      if !options.resumes { try files.discardPartial() }
+      if !resumes { try files.discardPartial() }
       let partial = files.resumablePartial()
       let offset = partial?.bytes ?? 0
       var attempt = endpoint
@@ -46,14 +61,14 @@ extension APIClient {
         attempt = attempt.header("Range", "bytes=\(offset)-").header("If-Range", partial.state.validator)
       }
       do {
-        let stream = try await openStream(attempt.expect(.any), progress: nil)
+        let stream = try await openStream(attempt.expectAnyStatus(), progress: nil)
         lastResponse = stream.response
         guard
           let start = try await startingPoint(
             of: stream, offset: offset, total: partial?.state.total, endpoint: endpoint)
         else {
           try files.discardPartial()
-          if attempts < options.maxAttempts { continue }
+          if attempts < maxAttempts { continue }
           throw CourierError(
             .transport, "The server's Content-Range did not continue the partial download", request: stream.request,
             response: stream.response)
@@ -65,16 +80,16 @@ extension APIClient {
           try await files.write(stream.body, from: start.offset, progress: reporter)
         }
         break
-      } catch let error as CourierError where Self.resumable(error) && attempts < options.maxAttempts {
+      } catch let error as CourierError where Self.resumable(error) && attempts < maxAttempts {
         continue
       } catch let error as CourierError {
-        if !options.resumes || !files.hasValidator { files.remove() }
+        if !resumes || !files.hasValidator { files.remove() }
         throw error
       }
     }
     let size = try files.finish(expectedTotal: files.total)
     var digest: String?
-    if let expected = options.sha256 {
+    if let expected = sha256 {
       let actual = try files.sha256()
       guard actual == expected.lowercased() else {
         files.remove()
@@ -112,7 +127,7 @@ extension APIClient {
     case 416 where offset > 0 && range?.total == offset:
       return (offset, offset)
     case 200...299:
-      return (0, stream.body.length.bytes)
+      return (0, stream.body.length)
     default:
       let data = (try? await stream.body.collect(upTo: 1 << 20)) ?? Data()
       throw unacceptable(

@@ -1,30 +1,37 @@
 import Foundation
 import HTTPTypes
 
-/// A response whose body is read as it arrives: server-sent lines, JSON Lines, or a large file.
+/// A response whose body is read as it arrives (server-sent lines, JSON Lines, a large file): a ``Response`` whose
+/// value is the ``HTTPBody``, as ``APIClient/stream(_:)`` returns it. Its `data` is empty; the bytes are in ``Response/body``.
 ///
 /// ```swift
 /// let stream = try await client.stream(Endpoint<Data>.get("/stream/lines?count=100"))
 /// for try await event in stream.jsonLines(of: Event.self) { handle(event) }
 /// ```
-public struct StreamedResponse: Sendable {
-  /// The request as sent.
-  public let request: HTTPRequest
-  /// The response head.
-  public let response: HTTPResponse
+public typealias StreamedResponse = Response<HTTPBody>
+
+extension Response where Value == HTTPBody {
   /// The body, chunk by chunk as the transport delivers it. Iterate it once.
-  public let body: HTTPBody
-  /// The URLs redirects sent the call on to, in order; empty when the first request was answered.
-  public var redirects: [URL] = []
+  public var body: HTTPBody { value }
 
-  /// The body's lines (see ``LineSequence``).
-  public var lines: LineSequence<HTTPBody> { body.lines }
+  /// The body's lines, split at `\n` (a `\r` before it is dropped) and decoded as UTF-8, read as the consumer asks.
+  ///
+  /// Lines may span chunks; a last line without a final newline is still delivered. A line over 1 MiB throws
+  /// ``CourierError/Kind-swift.struct/decoding``. Leaving the loop, or cancelling the task that reads, cancels the
+  /// transfer.
+  ///
+  /// ```swift
+  /// for try await line in try await client.stream(Endpoint<Data>.get("/log")).lines { print(line) }
+  /// ```
+  public var lines: AsyncThrowingStream<String, any Error> { body.lines }
 
-  /// The body as JSON Lines, decoded with `decoder` (see ``JSONLinesSequence``).
-  public func jsonLines<Value: Decodable>(
-    of type: Value.Type = Value.self,
+  /// The body as JSON Lines (one JSON document per line; blank lines are skipped), each decoded with `decoder`.
+  ///
+  /// A line that does not decode throws ``CourierError/Kind-swift.struct/decoding`` naming the line number.
+  public func jsonLines<Element: Decodable>(
+    of type: Element.Type = Element.self,
     decoder: JSONDecoder = JSONDecoder()
-  ) -> JSONLinesSequence<Value, HTTPBody> {
+  ) -> AsyncThrowingStream<Element, any Error> {
     body.jsonLines(of: type, decoder: decoder)
   }
 }
@@ -47,7 +54,7 @@ extension APIClient {
   func openStream<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> StreamedResponse {
     let call = Call(client: self, endpoint: endpoint, progress: progress, incremental: true)
     return try await call.run { [self] request, response, body in
-      guard endpoint.acceptedStatuses.contains(response.status) else {
+      guard endpoint.accepts(response.status) else {
         let data = try? await body.collect(upTo: 1 << 20)
         throw unacceptable(endpoint, request: request, response: response, data: data ?? Data())
       }
@@ -55,9 +62,8 @@ extension APIClient {
         base: body, request: request, response: response, progress: progress,
         idle: call.context[IdleTimeoutKey.self])
       let stream = StreamedResponse(
-        request: request, response: response,
-        body: HTTPBody(chunks, length: body.length, iterationBehavior: body.iterationBehavior),
-        redirects: call.context.events.redirects)
+        value: HTTPBody(chunks, length: body.length, isRepeatable: body.isRepeatable), data: Data(),
+        response: response, request: request, redirects: call.context.events.redirects)
       return (stream, nil)
     }
   }
@@ -104,12 +110,6 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
 
 /// A body's chunks, each of which must arrive within `idle` seconds of asking for it (when set).
 struct IdleLimitedChunks {
-  /// The iterator, handed to the task that waits for its next chunk; only one task uses it at a time.
-  final class Box: @unchecked Sendable {  // @unchecked: `next()` awaits each use before the next begins.
-    var iterator: HTTPBody.AsyncIterator
-    init(_ iterator: HTTPBody.AsyncIterator) { self.iterator = iterator }
-  }
-
   var base: HTTPBody.AsyncIterator
   let idle: TimeInterval?
 
@@ -120,7 +120,8 @@ struct IdleLimitedChunks {
 
   mutating func next() async throws -> Data? {
     guard let idle else { return try await base.next() }
-    let box = Box(base)
+    // Handed to the task that waits for the next chunk; this awaits that task before it reads again.
+    let box = IteratorBox(base)
     defer { base = box.iterator }
     return try await withThrowingTaskGroup(of: Data?.self) { group in
       group.addTask { try await box.iterator.next() }

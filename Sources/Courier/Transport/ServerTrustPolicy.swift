@@ -15,40 +15,22 @@ import Foundation
 /// try configuration.trust(policy)
 /// ```
 public struct ServerTrustPolicy: Sendable, Hashable {
-  /// The certificates a server's chain must lead to.
-  public enum Roots: Sendable, Hashable {
-    /// The system's trusted roots.
-    case system
-    /// Only these DER-encoded certificates (a private CA); the system's roots are not trusted.
-    case only([Data])
-    /// The system's roots and these DER-encoded certificates.
-    case systemAnd([Data])
-  }
+  /// DER-encoded certificates a server's chain may lead to besides the system's roots (a private CA).
+  public var certificates: [Data]
+  /// Whether the system's trusted roots count too (`true` by default); `false` trusts ``certificates`` only.
+  public var trustsSystemRoots: Bool
+  /// Public-key pins by host (lowercased; `*.example.com` for every subdomain of `example.com`): the SHA-256 digests
+  /// of the certificate's DER-encoded SubjectPublicKeyInfo, base64-encoded (as in HPKP and
+  /// `openssl … | openssl dgst -sha256 -binary | base64`), of which a chain must present one. List a backup key too.
+  /// Hosts without an entry are not pinned.
+  public private(set) var pinnedKeys: [String: Set<String>]
 
-  /// The public keys a host may present: SHA-256 digests of the certificate's DER-encoded SubjectPublicKeyInfo,
-  /// base64-encoded (as in HPKP and `openssl … | openssl dgst -sha256 -binary | base64`). List a backup key too.
-  public struct Pins: Sendable, Hashable {
-    /// The host the pins apply to, or `*.example.com` for every subdomain of `example.com`.
-    public var host: String
-    /// The base64 SHA-256 digests; a chain with any one of them passes.
-    public var spkiSHA256: Set<String>
-
-    /// Pins for `host`.
-    public init(host: String, spkiSHA256: [String]) {
-      self.host = host.lowercased()
-      self.spkiSHA256 = Set(spkiSHA256)
-    }
-  }
-
-  /// The roots a chain must lead to.
-  public var roots: Roots
-  /// The pins, checked after the chain; hosts no entry matches are not pinned.
-  public var pins: [Pins]
-
-  /// A policy with `roots` and `pins`.
-  public init(roots: Roots = .system, pins: [Pins] = []) {
-    self.roots = roots
-    self.pins = pins
+  /// A policy trusting `certificates`, and the system's roots when `trustsSystemRoots`, with `pinnedKeys` by host.
+  public init(certificates: [Data] = [], trustsSystemRoots: Bool = true, pinnedKeys: [String: [String]] = [:]) {
+    self.certificates = certificates
+    self.trustsSystemRoots = trustsSystemRoots
+    self.pinnedKeys = [:]
+    for (host, keys) in pinnedKeys { self.pinnedKeys[host.lowercased(), default: []].formUnion(keys) }
   }
 
   /// The system's roots and no pins: what every transport does by default.
@@ -59,12 +41,18 @@ public struct ServerTrustPolicy: Sendable, Hashable {
   ///
   /// - Throws: ``CourierError/Kind-swift.struct/tls`` when `pem` holds no certificate or a block is not base64.
   public static func roots(pem: String, includingSystemRoots: Bool = false) throws -> ServerTrustPolicy {
-    let certificates = try derCertificates(pem: pem)
-    return ServerTrustPolicy(roots: includingSystemRoots ? .systemAnd(certificates) : .only(certificates))
+    ServerTrustPolicy(certificates: try derCertificates(pem: pem), trustsSystemRoots: includingSystemRoots)
+  }
+
+  /// This policy with `host` pinned to `spkiSHA256` (added to any keys it already had).
+  public func pinning(_ host: String, spkiSHA256: [String]) -> ServerTrustPolicy {
+    var policy = self
+    policy.pinnedKeys[host.lowercased(), default: []].formUnion(spkiSHA256)
+    return policy
   }
 
   /// Whether this is the system's default, which every transport enforces.
-  public var isSystemDefault: Bool { roots == .system && pins.isEmpty }
+  public var isSystemDefault: Bool { certificates.isEmpty && trustsSystemRoots && pinnedKeys.isEmpty }
 
   /// The DER bytes of each `BEGIN CERTIFICATE` block of `pem`.
   static func derCertificates(pem: String) throws -> [Data] {

@@ -4,18 +4,31 @@ import Foundation
 public struct TransportOptions: Sendable {
   /// How long the request may take, in seconds. URLSession treats it as the longest wait for data.
   public var timeout: TimeInterval
-  /// The call's attributes, for a transport with per-call settings of its own; see ``AttributeKey``.
-  public var attributes: Attributes
+  /// The call's attributes, for a transport with per-call settings of its own; read one with
+  /// `options[SomeKey.self]`.
+  package var attributes: Attributes
   /// Courier's hook for the moment the request went out on a connection, set when someone listens for it (a start
   /// handler, an event handler). A transport calls it as soon as its engine reports the request head or body written,
   /// and never for a connection that was not made; Courier calls it itself when the response head arrives, so the
   /// call's start handler and `started` event wait for a real request. Calling it more than once is harmless.
   public var requestSent: (@Sendable () -> Void)?
 
-  /// Creates options; the timeout defaults to 60 seconds.
-  public init(timeout: TimeInterval = 60, attributes: Attributes = Attributes()) {
+  /// Creates options; the timeout defaults to 60 seconds. Set per-call settings with `options[SomeKey.self] = value`.
+  public init(timeout: TimeInterval = 60) {
+    self.init(timeout: timeout, attributes: Attributes())
+  }
+
+  /// Options carrying a call's attributes.
+  package init(timeout: TimeInterval, attributes: Attributes) {
     self.timeout = timeout
     self.attributes = attributes
+  }
+
+  /// The call's value for `key` (a per-call setting for a transport of your own; see ``AttributeKey``), or the key's
+  /// default.
+  public subscript<Key: AttributeKey>(key: Key.Type) -> Key.Value {
+    get { attributes[key] }
+    set { attributes[key] = newValue }
   }
 
   /// Whether the caller reads the response body as it arrives (``APIClient/stream(_:)``, downloads, download

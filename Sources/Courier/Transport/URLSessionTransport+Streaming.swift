@@ -245,7 +245,7 @@ struct StreamingCall {
       uploadLength = Int64(data.count)
     } else if let body, let file = body.file {
       task = session.uploadTask(with: urlRequest, fromFile: file)
-      uploadLength = body.length.bytes
+      uploadLength = body.length
     } else if let body {
       let (file, size) = try await spool(body)
       temporaryFile = file
@@ -260,9 +260,9 @@ struct StreamingCall {
     delegate.register(taskDelegate, for: task)
     let urlResponse = try await taskDelegate.start(task)
     let response = try URLSessionTransport.head(of: urlResponse, request: request)
-    var length = HTTPBody.Length.unknown
+    var length: Int64?
     if urlResponse.expectedContentLength >= 0, response.headerFields[.contentEncoding] == nil {
-      length = .known(urlResponse.expectedContentLength)
+      length = urlResponse.expectedContentLength
     }
     return (response, HTTPBody(ResponseChunks(delegate: taskDelegate), length: length))
   }

@@ -128,7 +128,7 @@ public final class URLSessionTransport: HTTPTransport {
     // URLSession's delegate reports a request's body going out, and nothing for a request without one (nor for any
     // request sent through a completion handler): such a request counts as sent once it has been with the session
     // for `sentGrace` without failing. A refused connection, an unknown host or an offline device fail sooner.
-    let hasBody = body.map { $0.length != .known(0) } ?? false
+    let hasBody = body.map { $0.length != 0 } ?? false
     let reportsBody = delegate != nil && Self.answersChallengesOnlyWithDelegates
     guard let requestSent = options.requestSent, !(hasBody && reportsBody) else {
       return try await exchange(request, body: body, options: options)

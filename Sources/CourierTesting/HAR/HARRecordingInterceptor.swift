@@ -84,10 +84,7 @@ public final class HARRecordingInterceptor: Interceptor {
   private static func record(_ body: HTTPBody?) async throws -> RecordedRequestBody {
     guard let body else { return .none }
     if let data = body.bufferedData { return .data(data) }
-    guard body.iterationBehavior == .multiple else {
-      if case .known(let length) = body.length { return .stream(length: length) }
-      return .stream(length: nil)
-    }
+    guard body.isRepeatable else { return .stream(length: body.length) }
     return .data(try await body.collect())
   }
 }

@@ -31,9 +31,9 @@ public struct HARRedaction: Sendable {
 
   /// Creates a redaction; every argument has the default described on its property.
   public init(
-    headers: Set<HTTPField.Name> = LoggingInterceptor.Configuration.defaultRedactedHeaders,
-    queryKeys: Set<String> = LoggingInterceptor.Configuration.defaultRedactedKeys,
-    bodyFields: Set<String> = LoggingInterceptor.Configuration.defaultRedactedKeys,
+    headers: Set<HTTPField.Name> = LoggingInterceptor.defaultRedactedHeaders,
+    queryKeys: Set<String> = LoggingInterceptor.defaultRedactedKeys,
+    bodyFields: Set<String> = LoggingInterceptor.defaultRedactedKeys,
     placeholder: String = "<redacted>"
   ) {
     self.headers = headers
@@ -42,21 +42,22 @@ public struct HARRedaction: Sendable {
     self.placeholder = placeholder
   }
 
-  /// The redaction a `LoggingInterceptor` with `configuration` applies, so logs and recordings hide the
-  /// same things.
-  public init(_ configuration: LoggingInterceptor.Configuration) {
+  /// The redaction `logging` applies, so logs and recordings hide the same things.
+  ///
+  /// ```swift
+  /// let logging = LoggingInterceptor(logger: logger) { $0.redactedBodyFields.insert("ssn") }
+  /// let recorder = HARRecordingInterceptor(fileURL: url, redaction: HARRedaction(logging))
+  /// ```
+  public init(_ logging: LoggingInterceptor) {
     self.init(
-      headers: configuration.redactedHeaders, queryKeys: configuration.redactedQueryKeys,
-      bodyFields: configuration.redactedBodyFields, placeholder: configuration.placeholder)
+      headers: logging.redactedHeaders, queryKeys: logging.redactedQueryKeys, bodyFields: logging.redactedBodyFields,
+      placeholder: logging.placeholder)
   }
 
   /// Hides nothing: for recordings of test servers that hold no secrets.
   public static let none = HARRedaction(headers: [], queryKeys: [], bodyFields: [])
 
   var redactor: LogRedactor {
-    LogRedactor(
-      LoggingInterceptor.Configuration(
-        redactedHeaders: headers, redactedQueryKeys: queryKeys, redactedBodyFields: bodyFields,
-        placeholder: placeholder))
+    LogRedactor(headers: headers, queryKeys: queryKeys, bodyFields: bodyFields, placeholder: placeholder)
   }
 }

@@ -24,7 +24,7 @@ extension APIClient {
   public static func sampling(
     baseURL: URL = URL(string: "https://api.example.test")!,
     timing: SampleInterceptor.Timing = .immediate,
-    clock: any DelayClock = SystemDelayClock(),
+    clock: (any DelayClock)? = nil,
     stubs: [Stub] = [],
     _ configure: (inout Configuration) -> Void = { _ in }
   ) -> APIClient {

@@ -53,9 +53,9 @@ public struct SampleInterceptor: Interceptor {
   ///   - timing: `.immediate` (the default) or `.delayed(seconds:)`.
   ///   - clock: What delays wait on; a ``TestDelayClock`` records them without waiting.
   ///   - missing: `.fail` (the default) or `.passThrough` for calls whose endpoint has no sample.
-  public init(_ timing: Timing = .immediate, clock: any DelayClock = SystemDelayClock(), missing: Missing = .fail) {
+  public init(_ timing: Timing = .immediate, clock: (any DelayClock)? = nil, missing: Missing = .fail) {
     self.timing = timing
-    self.clock = clock
+    self.clock = clock ?? SystemDelayClock()
     self.missing = missing
   }
 

@@ -63,11 +63,11 @@ public final class StubTransport: HTTPTransport {
   public init(
     _ stubs: Stub...,
     baseURL: URL? = nil,
-    clock: any DelayClock = SystemDelayClock(),
+    clock: (any DelayClock)? = nil,
     onUnmatched: (@Sendable (UnmatchedRequestError) -> Void)? = nil
   ) {
     state = Synchronized(State(entries: stubs.map { Entry(stub: $0) }, basePath: baseURL.map(Self.basePath(of:))))
-    self.clock = clock
+    self.clock = clock ?? SystemDelayClock()
     self.onUnmatched = onUnmatched
   }
 
@@ -75,7 +75,7 @@ public final class StubTransport: HTTPTransport {
   public convenience init(
     stubs: [Stub],
     baseURL: URL? = nil,
-    clock: any DelayClock = SystemDelayClock(),
+    clock: (any DelayClock)? = nil,
     onUnmatched: (@Sendable (UnmatchedRequestError) -> Void)? = nil
   ) {
     self.init(baseURL: baseURL, clock: clock, onUnmatched: onUnmatched)

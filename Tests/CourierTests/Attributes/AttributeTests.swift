@@ -53,8 +53,8 @@ private struct PriorityHeader: Interceptor {
   @Test func endpointsAreValuesSoAttributesDoNotLeakBetweenCopies() {
     let base = Endpoint<Empty>.get("/a")
     let urgent = base.priority(9)
-    #expect(base.attributes[Priority.self] == 0)
-    #expect(urgent.attributes[Priority.self] == 9)
+    #expect(base[Priority.self] == 0)
+    #expect(urgent[Priority.self] == 9)
   }
 
   @Test func theTransportSeesTheCallsAttributes() async throws {
@@ -62,7 +62,7 @@ private struct PriorityHeader: Interceptor {
     let client = APIClient.stubbed(transport)
     try await client.send(Endpoint<Empty>.get("/a").priority(2).timeout(45))
     let options = try #require(transport.requests.first?.options)
-    #expect(options.attributes[Priority.self] == 2)
+    #expect(options[Priority.self] == 2)
     #expect(options.timeout == 45)
     #expect(!options.deliversBodyIncrementally)
     _ = try await client.stream(Endpoint<Empty>.get("/b")).body.collect()

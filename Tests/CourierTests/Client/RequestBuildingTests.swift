@@ -200,7 +200,7 @@ import Testing
   }
 
   @Test func clientAndEndpointQueryEncodersApply() throws {
-    let client = APIClient.stubbed(StubTransport(.any)) { $0.queryEncoder.boolEncoding = .numeric }
+    let client = APIClient.stubbed(StubTransport(.any)) { $0.queryEncoder.encodesBoolsAsNumbers = true }
     let filter = Filter(category: "x", tags: ["a", "b"], inStock: false)
     #expect(
       try client.httpRequest(for: Endpoint<Empty>.get("/p").query(filter)).path

@@ -24,16 +24,16 @@ import Testing
     let counter = Locked(0)
     let experiment = Locked<String?>(nil)
     let configure: (inout APIClient.Configuration) -> Void = { configuration in
-      configuration.headerProviders = [
-        .fields {
-          let number = counter.withLock { counter in
-            counter += 1
-            return counter
-          }
-          return [HTTPField.Name("X-Request-Number")!: "\(number)", .accept: "application/vnd.demo+json"]
-        },
-        .encodable { DeviceHeaders(experiment: experiment.withLock { $0 }, features: ["dark", "beta"]) },
-      ]
+      configuration.addHeaders {
+        let number = counter.withLock { counter in
+          counter += 1
+          return counter
+        }
+        return [HTTPField.Name("X-Request-Number")!: "\(number)", .accept: "application/vnd.demo+json"]
+      }
+      configuration.addEncodedHeaders {
+        DeviceHeaders(experiment: experiment.withLock { $0 }, features: ["dark", "beta"])
+      }
     }
     try await withDemoServer(transport, configure) { client, _ in
       let first = try await client.value(Endpoint<Echo>.get("/echo/one"))
@@ -57,13 +57,14 @@ import Testing
       var client = ["name": "ios"]
     }
     let injected = APIClient(baseURL: URL(string: "https://api.example.test")) {
-      $0.headerProviders = [.fields { [HTTPField.Name("X-Ok")!: "yes"] }, .encodable(["X-Bad": "a\r\nInjected: 1"])]
+      $0.addHeaders { [HTTPField.Name("X-Ok")!: "yes"] }
+      $0.addEncodedHeaders(["X-Bad": "a\r\nInjected: 1"])
     }
     let error = #expect(throws: CourierError.self) { try injected.httpRequest(for: Endpoint<Empty>.get("/")) }
-    #expect(error?.kind == .invalidRequest)
+    #expect(error?.kind == .invalidRequest, "\(String(describing: error))")
 
     let nested = APIClient(baseURL: URL(string: "https://api.example.test")) {
-      $0.headerProviders = [.encodable(Nested())]
+      $0.addEncodedHeaders(Nested())
     }
     let nestedError = #expect(throws: CourierError.self) { try nested.httpRequest(for: Endpoint<Empty>.get("/")) }
     #expect(nestedError?.kind == .invalidRequest)

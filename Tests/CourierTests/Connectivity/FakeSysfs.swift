@@ -17,8 +17,8 @@ final class FakeSysfs: Sendable {
   }
 
   /// A monitor over this tree that polls every 20 ms.
-  func monitor(includes: @escaping @Sendable (String) -> Bool = { _ in true }) -> SysfsNetworkMonitor {
-    SysfsNetworkMonitor(root: root, pollInterval: 0.02, includes: includes)
+  func monitor(includes: @escaping @Sendable (String) -> Bool = { _ in true }) -> NetworkMonitor {
+    .sysfs(root: root, pollInterval: 0.02, includes: includes)
   }
 
   /// Writes an interface's files. `carrier: nil` leaves no carrier file, as sysfs refuses to read it for a link

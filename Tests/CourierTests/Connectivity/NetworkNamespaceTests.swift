@@ -12,34 +12,34 @@ struct NetworkNamespaceTests {
   func hostView() async throws {
     try await VethNamespace.with { namespace in
       try await namespace.setHostEnd(up: true)
-      let monitor = SysfsNetworkMonitor(pollInterval: 0.05) { $0 == namespace.hostEnd }
-      let log = StreamLog(monitor.statuses())
-      #expect(try await log.waitUntil { $0 == [.offline] }, "host end up, peer down: lowerlayerdown")
+      let monitor = NetworkMonitor.sysfs(pollInterval: 0.05) { $0 == namespace.hostEnd }
+      let log = StreamLog(monitor.onlineChanges())
+      #expect(try await log.waitUntil { $0 == [false] }, "host end up, peer down: lowerlayerdown")
 
       try await namespace.setPeerEnd(up: true)
-      #expect(try await log.waitUntil { $0 == [.offline, .online] })
-      #expect(monitor.currentPath.interfaces == [NetworkInterface(name: namespace.hostEnd, kind: .other)])
+      #expect(try await log.waitUntil { $0 == [false, true] })
+      #expect(monitor.currentPath.interfaces == [NetworkInterface(name: namespace.hostEnd)])
 
       try await namespace.setPeerEnd(up: false)
-      #expect(try await log.waitUntil { $0 == [.offline, .online, .offline] })
+      #expect(try await log.waitUntil { $0 == [false, true, false] })
     }
   }
 
   @Test("inside the namespace, its only link going down and up is offline and online; loopback does not count")
   func namespaceView() async throws {
     try await VethNamespace.with { namespace in
-      let monitor = SysfsNetworkMonitor(root: try await namespace.namespaceSysfs(), pollInterval: 0.05)
-      #expect(monitor.status == .offline)
+      let monitor = NetworkMonitor.sysfs(root: try await namespace.namespaceSysfs(), pollInterval: 0.05)
+      #expect(!monitor.isOnline)
 
       let log = StreamLog(monitor.paths())
       try await namespace.setPeerEnd(up: true)
       try await namespace.setHostEnd(up: true)
-      #expect(try await log.waitUntil { $0.last?.status == .online })
+      #expect(try await log.waitUntil { $0.last?.isOnline == true })
       #expect(log.values.last?.interfaces.map(\.name) == [namespace.peerEnd])
 
       try await namespace.setHostEnd(up: false)
-      #expect(try await log.waitUntil { $0.last?.status == .offline }, "the far end going down takes the link down")
-      #expect(log.values.map(\.status) == [.offline, .online, .offline])
+      #expect(try await log.waitUntil { $0.last?.isOnline == false }, "the far end going down takes the link down")
+      #expect(log.values.map(\.isOnline) == [false, true, false])
     }
   }
 
@@ -47,7 +47,7 @@ struct NetworkNamespaceTests {
   func interceptorWaits() async throws {
     try await VethNamespace.with { namespace in
       try await namespace.setHostEnd(up: true)
-      let monitor = SysfsNetworkMonitor(root: try await namespace.namespaceSysfs(), pollInterval: 0.05)
+      let monitor = NetworkMonitor.sysfs(root: try await namespace.namespaceSysfs(), pollInterval: 0.05)
       let endpoint = Endpoint<ConnectivityHits>.get("/counted/netns").timeout(10)
 
       try await withDemoServer(.urlSession) { _, fixture in

@@ -63,7 +63,7 @@ import Testing
   static let encoders: [URLQueryEncoder] = [
     URLQueryEncoder(),
     URLQueryEncoder(
-      arrayEncoding: .indexed, boolEncoding: .numeric, dateEncoding: .secondsSince1970,
+      arrayEncoding: .indexed, encodesBoolsAsNumbers: true, dateEncoding: .secondsSince1970,
       keyEncoding: .convertToSnakeCase),
     URLQueryEncoder(arrayEncoding: .commaSeparated, dateEncoding: .millisecondsSince1970),
   ]

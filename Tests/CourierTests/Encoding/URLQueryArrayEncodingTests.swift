@@ -130,7 +130,7 @@ import Testing
   }
 
   @Test func jsonWritesEveryScalarAsAString() throws {
-    let encoder = URLQueryEncoder(arrayEncoding: .json, boolEncoding: .numeric)
+    let encoder = URLQueryEncoder(arrayEncoding: .json, encodesBoolsAsNumbers: true)
     let query: Query = ["a": [1, true, 1.5, "x", .date(queryTestNoon)]]
     #expect(try unescapedQuery(query, encoder) == #"a=["1","1","1.5","x","2024-05-01T12:00:00Z"]"#)
   }
@@ -142,7 +142,7 @@ import Testing
 
   @Test func scalarOptionsApplyToArrayElements() throws {
     let encoder = URLQueryEncoder(
-      arrayEncoding: .commaSeparated, boolEncoding: .numeric, dateEncoding: .secondsSince1970)
+      arrayEncoding: .commaSeparated, encodesBoolsAsNumbers: true, dateEncoding: .secondsSince1970)
     let query: Query = [
       "flags": [true, false], "days": [.date(queryTestNoon), .date(Date(timeIntervalSince1970: 0))],
     ]

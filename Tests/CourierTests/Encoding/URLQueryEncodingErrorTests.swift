@@ -120,7 +120,7 @@ import Testing
 
   @Test func nonFiniteDates() throws {
     let dates = ["when": Date(timeIntervalSince1970: .infinity)]
-    for encoding in [URLQueryEncoder.DateEncoding.iso8601, .secondsSince1970, .millisecondsSince1970] {
+    for encoding in [DateCodingStrategy.iso8601, .secondsSince1970, .millisecondsSince1970] {
       let (_, context) = try requireInvalidValue { try URLQueryEncoder(dateEncoding: encoding).encode(dates) }
       #expect(pathStrings(context.codingPath) == ["when"])
       #expect(context.debugDescription.contains("not finite"))

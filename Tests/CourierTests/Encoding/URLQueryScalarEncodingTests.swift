@@ -47,17 +47,17 @@ import Testing
   }
 
   @Test func boolsAreLiteralByDefault() throws {
-    #expect(URLQueryEncoder().boolEncoding == .literal)
+    #expect(URLQueryEncoder().encodesBoolsAsNumbers == false)
     #expect(try unescapedQuery(Flags()) == "on=true&off=false")
   }
 
   @Test func boolsCanBeNumeric() throws {
-    #expect(try unescapedQuery(Flags(), URLQueryEncoder(boolEncoding: .numeric)) == "on=1&off=0")
+    #expect(try unescapedQuery(Flags(), URLQueryEncoder(encodesBoolsAsNumbers: true)) == "on=1&off=0")
   }
 
   @Test func numericBoolsApplyInArraysAndQueries() throws {
     let query: Query = ["a": true, "b": [false, true], "c": ["d": false]]
-    #expect(try unescapedQuery(query, URLQueryEncoder(boolEncoding: .numeric)) == "a=1&b[]=0&b[]=1&c[d]=0")
+    #expect(try unescapedQuery(query, URLQueryEncoder(encodesBoolsAsNumbers: true)) == "a=1&b[]=0&b[]=1&c[d]=0")
   }
 
   @Test func integerExtremes() throws {

@@ -59,7 +59,7 @@ import Testing
     ]
     try await withDemoServer(transport) { client, _ in
       for (strategy, expected) in cases {
-        let encoder = URLQueryEncoder(arrayEncoding: strategy, boolEncoding: .numeric)
+        let encoder = URLQueryEncoder(arrayEncoding: strategy, encodesBoolsAsNumbers: true)
         let echo = try await client.value(Endpoint<Echo>.get("/echo").query(Filter()).queryEncoder(encoder))
         #expect(echo.queryPairs.map(\.0) == expected.map(\.0), "\(strategy)")
         #expect(echo.queryPairs.map(\.1) == expected.map(\.1), "\(strategy)")

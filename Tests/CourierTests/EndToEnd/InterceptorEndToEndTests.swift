@@ -34,10 +34,10 @@ extension APIClient {
   }
 }
 
-/// A provider that refreshes against the demo API's `/auth/refresh`, over the test's transport.
-func demoTokenProvider(_ server: DemoServerFixture, store: any TokenStore) -> StoredTokenProvider {
+/// A refresh call against the demo API's `/auth/refresh`, over the test's transport.
+func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async throws -> AuthToken {
   let refresher = server.client()
-  return StoredTokenProvider(store: store) { old in
+  return { old in
     let tokens = try await refresher.value(
       Endpoint<Tokens>.post("/auth/refresh", body: ["refreshToken": old.refreshToken ?? ""]).asTokenRefresh())
     return AuthToken(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
@@ -48,10 +48,10 @@ func demoTokenProvider(_ server: DemoServerFixture, store: any TokenStore) -> St
   @Test(arguments: TransportKind.allCases)
   func twoHundredConcurrentRequestsWithAnExpiredTokenCauseOneRefresh(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
-      let store = InMemoryTokenStore(try await plain.login())
+      let store = TokenStore.inMemory(try await plain.login())
       try await plain.send(Endpoint<Empty>.post("/admin/expire-tokens"))
       let client = server.client {
-        $0.interceptors = [AuthInterceptor(provider: demoTokenProvider(server, store: store))]
+        $0.interceptors = [AuthInterceptor(store: store, refresh: demoRefresh(server))]
       }
       let names = try await withThrowingTaskGroup(of: String.self) { group in
         for _ in 0..<200 { group.addTask { try await client.value(Endpoint<DemoUser>.get("/users/me")).name } }
@@ -68,13 +68,13 @@ func demoTokenProvider(_ server: DemoServerFixture, store: any TokenStore) -> St
   @Test(arguments: TransportKind.allCases)
   func failingRefreshFailsAllTwoHundredTypedWithOneRefresh(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
-      let store = InMemoryTokenStore(try await plain.login())
+      let store = TokenStore.inMemory(try await plain.login())
       try await plain.send(Endpoint<Empty>.post("/admin/expire-tokens"))
       try await plain.send(Endpoint<Empty>.post("/admin/refresh-failure", body: ["enabled": true]))
       let signOuts = Locked(0)
       let client = server.client {
         $0.interceptors = [
-          AuthInterceptor(provider: demoTokenProvider(server, store: store)) { _ in signOuts.withLock { $0 += 1 } }
+          AuthInterceptor(store: store, refresh: demoRefresh(server)) { _ in signOuts.withLock { $0 += 1 } }
         ]
       }
       let kinds = await withTaskGroup(of: CourierError.Kind?.self) { group in
@@ -101,12 +101,12 @@ func demoTokenProvider(_ server: DemoServerFixture, store: any TokenStore) -> St
   func a401AfterAFreshRefreshIsNotRefreshedAgain(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
       let refreshes = Locked(0)
-      let provider = StoredTokenProvider(store: InMemoryTokenStore(AuthToken(accessToken: "stale"))) { _ in
+      let auth = AuthInterceptor(store: .inMemory(AuthToken(accessToken: "stale"))) { _ in
         refreshes.withLock { $0 += 1 }
         return AuthToken(accessToken: "also-rejected")
       }
       let client = server.client {
-        $0.interceptors = [AuthInterceptor(provider: provider)]
+        $0.interceptors = [auth]
         $0.serverErrorType = DemoError.self
       }
       let error = await #expect(throws: CourierError.self) {
@@ -124,7 +124,7 @@ func demoTokenProvider(_ server: DemoServerFixture, store: any TokenStore) -> St
 @Suite struct RetryEndToEndTests {
   func client(_ server: DemoServerFixture, _ clock: RecordingClock, attempts: Int = 4) -> APIClient {
     server.client {
-      $0.interceptors = [RetryInterceptor(policy: RetryPolicy(maxAttempts: attempts), clock: clock, random: { 1 })]
+      $0.interceptors = [RetryInterceptor(maxAttempts: attempts, clock: clock, random: { 1 })]
     }
   }
 
@@ -145,7 +145,7 @@ func demoTokenProvider(_ server: DemoServerFixture, store: any TokenStore) -> St
     try await withDemoServer(transport) { _, server in
       let clock = RecordingClock()
       let real = server.client {
-        $0.interceptors = [RetryInterceptor(policy: RetryPolicy(maxAttempts: 2), clock: DateOnlyClock(clock: clock))]
+        $0.interceptors = [RetryInterceptor(maxAttempts: 2, clock: DateOnlyClock(clock: clock))]
       }
       _ = try await real.value(Endpoint<Attempts>.get("/flaky/date").query(["failures": 1, "retryAfterDate": 30]))
       let waited = try #require(clock.recorded.first)

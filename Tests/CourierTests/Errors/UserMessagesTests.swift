@@ -86,16 +86,17 @@ import Testing
   }
 
   @Test func anAppReplacesMessagesByStatusAndByKind() async throws {
-    var messages = UserMessages(language: "ru")
-    messages.set("Нет сети — покажем сохранённое", for: .noConnection)
-    messages.set("Сервер отдыхает", for: .unacceptableStatus)
-    messages.set("Такой страницы нет", forStatus: 404)
     let transport = StubTransport(
       .get("/missing").reply(.status(.notFound)),
       .get("/broken").reply(.status(.internalServerError)),
       .get("/teapot").reply(.status(.init(code: 418)))
     )
-    let client = APIClient.testing(transport: transport) { $0.messages = messages }
+    let client = APIClient.testing(transport: transport) {
+      $0.messageLanguage = "ru"
+      $0.kindMessages[.noConnection] = "Нет сети — покажем сохранённое"
+      $0.kindMessages[.unacceptableStatus] = "Сервер отдыхает"
+      $0.statusMessages[.notFound] = "Такой страницы нет"
+    }
     func message(_ endpoint: Endpoint<Data>) async -> String? {
       do {
         _ = try await client.send(endpoint)

@@ -25,7 +25,7 @@ final class TokenServer: Sendable {
 
   func provider(
     failing: Bool = false,
-    store: InMemoryTokenStore = InMemoryTokenStore(AuthToken(accessToken: "t0", refreshToken: "r0"))
+    store: TokenStore = .inMemory(AuthToken(accessToken: "t0", refreshToken: "r0"))
   )
     -> StoredTokenProvider
   {
@@ -64,7 +64,7 @@ final class TokenServer: Sendable {
   @Test func failingRefreshFailsEveryoneOnceAndClearsCredentials() async throws {
     let server = TokenServer()
     let unauthorizedCalls = Locked(0)
-    let store = InMemoryTokenStore(AuthToken(accessToken: "t0", refreshToken: "r0"))
+    let store = TokenStore.inMemory(AuthToken(accessToken: "t0", refreshToken: "r0"))
     let client = APIClient.stubbed(server.transport) {
       $0.interceptors = [
         AuthInterceptor(provider: server.provider(failing: true, store: store)) { _ in
@@ -88,7 +88,7 @@ final class TokenServer: Sendable {
     #expect(errors.allSatisfy { $0?.isUnauthorized == true })
     #expect(server.refreshes.withLock { $0 } == 1)
     #expect(unauthorizedCalls.withLock { $0 } == 1)
-    #expect(await store.load() == nil)
+    #expect(try await store.load() == nil)
     // Signed out now: a new request fails at once, is not sent, and triggers no refresh.
     let sent = server.seenTokens.withLock { $0.count }
     let later = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/me")) }
@@ -100,11 +100,11 @@ final class TokenServer: Sendable {
   @Test func a401WithTheFreshTokenIsNotRefreshedAgain() async {
     let server = TokenServer()
     server.validToken.withLock { $0 = "never-valid" }
-    let provider = StoredTokenProvider(store: InMemoryTokenStore(AuthToken(accessToken: "t0"))) { _ in
+    let auth = AuthInterceptor(store: .inMemory(AuthToken(accessToken: "t0"))) { _ in
       server.refreshes.withLock { $0 += 1 }
       return AuthToken(accessToken: "t1")
     }
-    let client = APIClient.stubbed(server.transport) { $0.interceptors = [AuthInterceptor(provider: provider)] }
+    let client = APIClient.stubbed(server.transport) { $0.interceptors = [auth] }
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/me")) }
     #expect(error?.status == .unauthorized)
     #expect(server.refreshes.withLock { $0 } == 1)
@@ -114,13 +114,13 @@ final class TokenServer: Sendable {
   @Test func requestsStartingDuringARefreshWaitForIt() async throws {
     let server = TokenServer()
     let (gate, open) = AsyncStream.makeStream(of: Void.self)
-    let provider = StoredTokenProvider(store: InMemoryTokenStore(AuthToken(accessToken: "t0"))) { _ in
+    let auth = AuthInterceptor(store: .inMemory(AuthToken(accessToken: "t0"))) { _ in
       server.refreshes.withLock { $0 += 1 }
       for await _ in gate { break }
       server.validToken.withLock { $0 = "t2" }
       return AuthToken(accessToken: "t2")
     }
-    let client = APIClient.stubbed(server.transport) { $0.interceptors = [AuthInterceptor(provider: provider)] }
+    let client = APIClient.stubbed(server.transport) { $0.interceptors = [auth] }
     let first = Task { try await client.send(Endpoint<Empty>.get("/me")) }
     while server.refreshes.withLock({ $0 }) == 0 { try await pause(milliseconds: 5) }
     let second = Task { try await client.send(Endpoint<Empty>.get("/me")) }
@@ -148,10 +148,11 @@ final class TokenServer: Sendable {
     #expect(server.seenTokens.withLock { $0 } == ["", ""])
   }
 
-  @Test func authorizationHeaderIsSetFromTheProvider() async throws {
+  @Test func authorizationHeaderIsSetFromTheStore() async throws {
     let transport = StubTransport(.any.reply(.status(.ok)))
-    let provider = StoredTokenProvider(store: InMemoryTokenStore(AuthToken(accessToken: "abc"))) { $0 }
-    let client = APIClient.stubbed(transport) { $0.interceptors = [AuthInterceptor(provider: provider)] }
+    let client = APIClient.stubbed(transport) {
+      $0.interceptors = [AuthInterceptor(store: .inMemory(AuthToken(accessToken: "abc"))) { $0 }]
+    }
     try await client.send(Endpoint<Empty>.get("/me"))
     #expect(transport.requests.first?.headerFields[.authorization] == "Bearer abc")
   }
@@ -162,7 +163,7 @@ final class TokenServer: Sendable {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("nested/credentials.json")
-    let store = FileTokenStore(url: url)
+    let store = TokenStore.file(at: url)
     #expect(try await store.load() == nil)
     let token = AuthToken(accessToken: "a", refreshToken: "r", expiresAt: Date(timeIntervalSince1970: 1_000))
     try await store.save(token)
@@ -172,7 +173,7 @@ final class TokenServer: Sendable {
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     let files = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
     #expect(files == ["credentials.json"], "no temporary files are left behind")
-    #expect(try await FileTokenStore(url: url).load()?.accessToken == "b", "a new store instance reads it back")
+    #expect(try await TokenStore.file(at: url).load()?.accessToken == "b", "a new store instance reads it back")
     try await store.clear()
     #expect(try await store.load() == nil)
   }
@@ -181,8 +182,39 @@ final class TokenServer: Sendable {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString).json")
     defer { try? FileManager.default.removeItem(at: url) }
     try Data("not json".utf8).write(to: url)
-    let error = await #expect(throws: CourierError.self) { try await FileTokenStore(url: url).load() }
+    let error = await #expect(throws: CourierError.self) { try await TokenStore.file(at: url).load() }
     #expect(error?.kind == .decoding)
+  }
+
+  @Test func inMemoryStoreStartsWithItsTokenAndForgetsIt() async throws {
+    let store = TokenStore.inMemory(AuthToken(accessToken: "a"))
+    #expect(try await store.load()?.accessToken == "a")
+    try await store.save(AuthToken(accessToken: "b"))
+    #expect(try await store.load()?.accessToken == "b")
+    try await store.clear()
+    #expect(try await store.load() == nil)
+    #expect(try await TokenStore.inMemory().load() == nil)
+  }
+
+  @Test func customStoreCallsItsClosures() async throws {
+    let saved = Locked<AuthToken?>(nil)
+    let store = TokenStore(
+      load: { saved.withLock { $0 } },
+      save: { token in saved.withLock { $0 = token } },
+      clear: { saved.withLock { $0 = nil } })
+    try await store.save(AuthToken(accessToken: "a"))
+    #expect(saved.withLock { $0 }?.accessToken == "a")
+    #expect(try await store.load()?.accessToken == "a")
+    try await store.clear()
+    #expect(saved.withLock { $0 } == nil)
+  }
+
+  @Test func aStoreThatCannotBeReadCountsAsSignedOutAndFailsTheRefresh() async throws {
+    struct Unreadable: Error {}
+    let provider = StoredTokenProvider(
+      store: TokenStore(load: { throw Unreadable() }, save: { _ in }, clear: {}), refresh: { $0 })
+    #expect(await provider.credentials() == nil)
+    await #expect(throws: Unreadable.self) { try await provider.refresh() }
   }
 
   @Test func tokensNeverPrintThemselves() {

@@ -6,16 +6,16 @@ import Testing
 
 @testable import Courier
 
-@Suite struct RetryPolicyTests {
+@Suite struct RetryDelayTests {
   @Test func backoffGrowsExponentiallyWithFullJitterAndACap() {
-    let policy = RetryPolicy(maxDelay: 3)
-    #expect(policy.backoff(beforeRetry: 1, random: 1) == 0.5)
-    #expect(policy.backoff(beforeRetry: 2, random: 1) == 1)
-    #expect(policy.backoff(beforeRetry: 3, random: 1) == 2)
-    #expect(policy.backoff(beforeRetry: 4, random: 1) == 3)
-    #expect(policy.backoff(beforeRetry: 10, random: 0.5) == 1.5)
-    #expect(policy.backoff(beforeRetry: 2, random: 0) == 0)
-    #expect(RetryPolicy(jitter: false).backoff(beforeRetry: 2, random: 0) == 1)
+    let retry = RetryInterceptor(maxDelay: 3)
+    #expect(retry.backoff(beforeRetry: 1, random: 1) == 0.5)
+    #expect(retry.backoff(beforeRetry: 2, random: 1) == 1)
+    #expect(retry.backoff(beforeRetry: 3, random: 1) == 2)
+    #expect(retry.backoff(beforeRetry: 4, random: 1) == 3)
+    #expect(retry.backoff(beforeRetry: 10, random: 0.5) == 1.5)
+    #expect(retry.backoff(beforeRetry: 2, random: 0) == 0)
+    #expect(RetryInterceptor(jitter: false).backoff(beforeRetry: 2, random: 0) == 1)
   }
 
   @Test func retryAfterInSecondsAndAsAnHTTPDate() {
@@ -23,14 +23,14 @@ import Testing
     func response(_ code: Int, _ value: String) -> HTTPResponse {
       HTTPResponse(status: .init(code: code), headerFields: [.retryAfter: value])
     }
-    #expect(RetryPolicy.retryAfter(in: response(503, "7"), now: now) == 7)
-    #expect(RetryPolicy.retryAfter(in: response(429, " 0 "), now: now) == 0)
-    #expect(RetryPolicy.retryAfter(in: response(503, HTTPDate.format(now.addingTimeInterval(42))), now: now) == 42)
-    #expect(RetryPolicy.retryAfter(in: response(503, HTTPDate.format(now.addingTimeInterval(-5))), now: now) == 0)
-    #expect(RetryPolicy.retryAfter(in: response(503, "Sunday, 06-Nov-94 08:49:37 GMT"), now: now) == 0)
-    #expect(RetryPolicy.retryAfter(in: response(503, "soon"), now: now) == nil)
-    #expect(RetryPolicy.retryAfter(in: response(503, "-3"), now: now) == nil)
-    #expect(RetryPolicy.retryAfter(in: response(500, "7"), now: now) == nil, "only 429 and 503 carry Retry-After")
+    #expect(RetryInterceptor.retryAfter(in: response(503, "7"), now: now) == 7)
+    #expect(RetryInterceptor.retryAfter(in: response(429, " 0 "), now: now) == 0)
+    #expect(RetryInterceptor.retryAfter(in: response(503, HTTPDate.format(now.addingTimeInterval(42))), now: now) == 42)
+    #expect(RetryInterceptor.retryAfter(in: response(503, HTTPDate.format(now.addingTimeInterval(-5))), now: now) == 0)
+    #expect(RetryInterceptor.retryAfter(in: response(503, "Sunday, 06-Nov-94 08:49:37 GMT"), now: now) == 0)
+    #expect(RetryInterceptor.retryAfter(in: response(503, "soon"), now: now) == nil)
+    #expect(RetryInterceptor.retryAfter(in: response(503, "-3"), now: now) == nil)
+    #expect(RetryInterceptor.retryAfter(in: response(500, "7"), now: now) == nil, "only 429 and 503 carry Retry-After")
   }
 
   @Test func httpDateParsesAllThreeForms() {
@@ -42,16 +42,16 @@ import Testing
   }
 
   @Test func idempotencyRules() {
-    let policy = RetryPolicy()
+    let retry = RetryInterceptor()
     for method in [HTTPRequest.Method.get, .head, .put, .delete, .options, .trace] {
-      #expect(policy.allowsRetry(of: HTTPRequest(method: method, scheme: "https", authority: "x", path: "/")))
+      #expect(retry.allowsRetry(of: HTTPRequest(method: method, scheme: "https", authority: "x", path: "/")))
     }
-    #expect(!policy.allowsRetry(of: HTTPRequest(method: .post, scheme: "https", authority: "x", path: "/")))
-    #expect(!policy.allowsRetry(of: HTTPRequest(method: .patch, scheme: "https", authority: "x", path: "/")))
+    #expect(!retry.allowsRetry(of: HTTPRequest(method: .post, scheme: "https", authority: "x", path: "/")))
+    #expect(!retry.allowsRetry(of: HTTPRequest(method: .patch, scheme: "https", authority: "x", path: "/")))
     let keyed = HTTPRequest(
       method: .post, scheme: "https", authority: "x", path: "/", headerFields: [HTTPField.Name("Idempotency-Key")!: "k"]
     )
-    #expect(policy.allowsRetry(of: keyed))
+    #expect(retry.allowsRetry(of: keyed))
   }
 }
 
@@ -61,8 +61,8 @@ import Testing
     StubTransport(.any.reply(Array(repeating: failure, count: failures) + [.body("{}")]))
   }
 
-  func client(_ transport: StubTransport, _ clock: TestDelayClock, policy: RetryPolicy = RetryPolicy()) -> APIClient {
-    .stubbed(transport) { $0.interceptors = [RetryInterceptor(policy: policy, clock: clock, random: { 1 })] }
+  func client(_ transport: StubTransport, _ clock: TestDelayClock, maxAttempts: Int = 3) -> APIClient {
+    .stubbed(transport) { $0.interceptors = [RetryInterceptor(maxAttempts: maxAttempts, clock: clock, random: { 1 })] }
   }
 
   @Test func retries503UntilSuccessWaitingRetryAfter() async throws {
@@ -77,7 +77,7 @@ import Testing
   @Test func backoffDelaysFollowThePolicyWithoutRetryAfter() async throws {
     let transport = flaky(failures: 3, .status(.badGateway))
     let clock = TestDelayClock()
-    try await client(transport, clock, policy: RetryPolicy(maxAttempts: 4)).send(Endpoint<Empty>.get("/a"))
+    try await client(transport, clock, maxAttempts: 4).send(Endpoint<Empty>.get("/a"))
     #expect(transport.requests.count == 4)
     #expect(clock.sleeps == [0.5, 1, 2])
   }
@@ -147,13 +147,28 @@ import Testing
     #expect(optedOut.requests.count == 1)
   }
 
+  @Test func retryableStatusesCanBeChanged() async throws {
+    var retry = RetryInterceptor(clock: TestDelayClock(), random: { 1 })
+    retry.retryableStatuses.remove(.serviceUnavailable)
+    retry.retryableStatuses.insert(.notFound)
+    let configured = retry
+    let notFound = flaky(failures: 1, .status(.notFound))
+    try await APIClient.stubbed(notFound) { $0.interceptors = [configured] }.send(Endpoint<Empty>.get("/a"))
+    #expect(notFound.requests.count == 2)
+    let unavailable = flaky(failures: 1, .status(.serviceUnavailable))
+    await #expect(throws: CourierError.self) {
+      try await APIClient.stubbed(unavailable) { $0.interceptors = [configured] }.send(Endpoint<Empty>.get("/a"))
+    }
+    #expect(unavailable.requests.count == 1)
+  }
+
   @Test func aSingleUseBodyIsNotRetried() async {
     let transport = flaky(failures: 5, .status(.serviceUnavailable))
     let stream = AsyncStream<Data> { continuation in
       continuation.yield(Data("x".utf8))
       continuation.finish()
     }
-    let endpoint = Endpoint<Empty>.put("/a").body(.body(HTTPBody(stream, length: .known(1))))
+    let endpoint = Endpoint<Empty>.put("/a").body(.body(HTTPBody(stream, length: 1)))
     await #expect(throws: CourierError.self) { try await client(transport, TestDelayClock()).send(endpoint) }
     #expect(transport.requests.count == 1)
   }
@@ -181,15 +196,17 @@ import Testing
     try await client.send(Endpoint<Empty>.put("/a", body: ["k": "v"]))
     let recorded = events.withLock { $0 }
     #expect(recorded.count == 7)
-    guard case .started = recorded.first, case .finished(_, let metrics, let error) = recorded.last else {
+    guard case .started = recorded.first,
+      case .finished(_, _, let attempts, let bytesSent, let bytesReceived, let status, let error) = recorded.last
+    else {
       Issue.record("unexpected events \(recorded)")
       return
     }
     #expect(error == nil)
-    #expect(metrics.attempts == 3)
-    #expect(metrics.bytesSent == 3 * 9)
-    #expect(metrics.bytesReceived == 2)
-    #expect(metrics.status == 200)
+    #expect(attempts == 3)
+    #expect(bytesSent == 3 * 9)
+    #expect(bytesReceived == 2)
+    #expect(status == .ok)
     let retries = recorded.compactMap { event -> (Int, TimeInterval)? in
       if case .retrying(_, let attempt, let delay, _) = event { return (attempt, delay) }
       return nil

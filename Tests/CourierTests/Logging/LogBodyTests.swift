@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func bodiesWithinTheLimitAreWhole() {
-    let rendering = LogBodyRendering(redactor: LogRedactor(.init()), maxBytes: 5)
+    let rendering = LogBodyRendering(redactor: LogRedactor(), maxBytes: 5)
     #expect(rendering.text(for: Data("hello".utf8), contentType: nil) == "hello")
     #expect(rendering.text(for: Data("hello!".utf8), contentType: nil) == "hello… (1 more bytes)")
     #expect(rendering.text(for: HTTPBody(), contentType: nil) == nil)
@@ -40,7 +40,7 @@ import Testing
   @Test func hugeJSONIsRedactedFromItsStartWithoutParsingAll() throws {
     let item = #"{"id":1,"token":"t-123456"},"#
     let json = "{\"items\":[" + String(repeating: item, count: 40_000) + "{}]}"
-    let rendering = LogBodyRendering(redactor: LogRedactor(.init()), maxBytes: 200)
+    let rendering = LogBodyRendering(redactor: LogRedactor(), maxBytes: 200)
     let text = rendering.text(for: Data(json.utf8), contentType: "application/json")
     #expect(!text.contains("t-123456"))
     #expect(text.contains(#""token":"<redacted>""#))

@@ -119,5 +119,5 @@ func singlePassLogStream(_ chunks: [Data]) -> HTTPBody {
     continuation.finish()
   }
   let length = chunks.reduce(0) { $0 + $1.count }
-  return HTTPBody(stream, length: .known(Int64(length)), iterationBehavior: .single)
+  return HTTPBody(stream, length: Int64(length), isRepeatable: false)
 }

@@ -14,7 +14,7 @@ import Testing
     "resp-t0ken",
   ]
 
-  let redactor = LogRedactor(LoggingInterceptor.Configuration())
+  let redactor = LogRedactor()
 
   @Test func headersKeepTheirNameAndCredentialScheme() {
     #expect(redactor.value(of: HTTPField(name: .authorization, value: "Bearer abc")) == "Bearer <redacted>")
@@ -76,18 +76,20 @@ import Testing
   }
 
   @Test func customRulesAndPlaceholderApply() {
-    var configuration = LoggingInterceptor.Configuration()
-    configuration.redactedBodyFields = ["PIN"]
-    configuration.redactedQueryKeys = ["sig"]
-    configuration.redactedHeaders = [HTTPField.Name("X-Session")!]
-    configuration.placeholder = "***"
-    let redactor = LogRedactor(configuration)
+    var logging = LoggingInterceptor(logger: LogCapture().logger())
+    logging.redactedBodyFields = ["PIN"]
+    logging.redactedQueryKeys = ["sig"]
+    logging.redactedHeaders = [HTTPField.Name("X-Session")!]
+    logging.placeholder = "***"
+    let redactor = logging.redactor
     #expect(
       redactor.body(#"{"pin":"1234","password":"p"}"#, contentType: "application/json")
         == #"{"password":"p","pin":"***"}"#)
     #expect(redactor.pathAndQuery("/x?sig=abc&token=t") == "/x?sig=***&token=t")
     #expect(redactor.value(of: HTTPField(name: HTTPField.Name("x-session")!, value: "v")) == "***")
     #expect(redactor.value(of: HTTPField(name: .authorization, value: "Bearer t")) == "Bearer t")
+    let configured = LoggingInterceptor(logger: LogCapture().logger()) { $0.placeholder = "***" }
+    #expect(configured.redactor.pathAndQuery("/x?token=t") == "/x?token=***")
   }
 
   @Test func noSecretReachesTheLogThroughAClient() async throws {
@@ -148,7 +150,7 @@ import Testing
 
 @Suite struct LocationRedactionTests {
   @Test func queryValuesInLocationHeadersAreHidden() {
-    let redactor = LogRedactor(LoggingInterceptor.Configuration())
+    let redactor = LogRedactor()
     let field = HTTPField(name: .location, value: "https://x.test/next?token=s3cret&page=2")
     let shown = redactor.value(of: field)
     #expect(!shown.contains("s3cret"))

@@ -21,7 +21,7 @@ import Testing
     let (client, transport) = stubbed("http://api.example.com")
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Data>.get("/x")) }
     #expect(error?.kind == .invalidRequest)
-    #expect(error?.description.contains(#"cleartext = .allowing(["api.example.com"])"#) == true)
+    #expect(error?.description.contains(#"cleartextHosts = ["api.example.com"]"#) == true)
     #expect(transport.requests.isEmpty, "nothing was sent")
   }
 
@@ -31,15 +31,15 @@ import Testing
     #expect(try await client.send(Endpoint<Data>.get("/x")).status == .ok)
   }
 
-  @Test(arguments: [CleartextPolicy.allowAll, .allowing(["API.example.com"]), .allowing(["*.example.com"])])
-  func aClientMayAllowPlainHTTP(policy: CleartextPolicy) async throws {
-    let (client, _) = stubbed("http://api.example.com") { $0.cleartext = policy }
+  @Test(arguments: [["*"], ["API.example.com"], ["*.example.com"]] as [Set<String>])
+  func aClientMayAllowPlainHTTP(hosts: Set<String>) async throws {
+    let (client, _) = stubbed("http://api.example.com") { $0.cleartextHosts = hosts }
     #expect(try await client.send(Endpoint<Data>.get("/x")).status == .ok)
   }
 
   @Test func anAllowedListDoesNotAllowOtherHosts() async throws {
     let (client, _) = stubbed("http://api.example.org") {
-      $0.cleartext = .allowing(["*.example.com", "example.org.evil"])
+      $0.cleartextHosts = ["*.example.com", "example.org.evil"]
     }
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Data>.get("/x")) }
     #expect(error?.kind == .invalidRequest)

@@ -196,14 +196,16 @@ import X509
   }
 
   @Test func policiesATransportCannotEnforceAreRefusedAtCreation() throws {
-    let pinned = ServerTrustPolicy(pins: [.init(host: "*.example.com", spkiSHA256: ["AAAA", "BBBB"])])
+    let pinned = ServerTrustPolicy.system.pinning("*.Example.com", spkiSHA256: ["AAAA", "BBBB"])
     var configuration = AsyncHTTPClientTransport.Configuration()
     let pins = #expect(throws: CourierError.self) { try configuration.trust(pinned) }
     #expect(pins?.kind == .tls)
-    #expect(pins?.detail.contains("*.example.com") == true)
+    #expect(pins?.detail.contains("*.example.com") == true, "hosts are pinned lowercased")
+    #expect(pinned.pinnedKeys == ["*.example.com": ["AAAA", "BBBB"]])
     #expect(configuration.serverTrust == .system, "a refused policy leaves the configuration as it was")
     let linux = #expect(throws: CourierError.self) {
-      _ = try URLSessionTransport(serverTrust: ServerTrustPolicy(roots: .only([Data([0x30])])))
+      _ = try URLSessionTransport(
+        serverTrust: ServerTrustPolicy(certificates: [Data([0x30])], trustsSystemRoots: false))
     }
     #expect(linux?.kind == .tls)
     #expect(throws: Never.self) { _ = try URLSessionTransport(serverTrust: .system) }
@@ -211,13 +213,14 @@ import X509
 
   @Test func rootsMustBeCertificates() throws {
     #expect(throws: CourierError.self) { _ = try ServerTrustPolicy.roots(pem: "no certificate here") }
-    let garbage = ServerTrustPolicy(roots: .only([Data("not DER".utf8)]))
+    let garbage = ServerTrustPolicy(certificates: [Data("not DER".utf8)], trustsSystemRoots: false)
     var configuration = AsyncHTTPClientTransport.Configuration()
     let error = #expect(throws: CourierError.self) { try configuration.trust(garbage) }
     #expect(error?.kind == .tls)
     #expect(error?.detail.contains("Root certificate 1") == true)
     let two = try TestAuthority().pem + "\n" + TestAuthority().pem
-    #expect(try ServerTrustPolicy.roots(pem: two).roots != .system)
-    if case .only(let certificates) = try ServerTrustPolicy.roots(pem: two).roots { #expect(certificates.count == 2) }
+    let both = try ServerTrustPolicy.roots(pem: two)
+    #expect(both.certificates.count == 2 && !both.trustsSystemRoots && !both.isSystemDefault)
+    #expect(try ServerTrustPolicy.roots(pem: two, includingSystemRoots: true).trustsSystemRoots)
   }
 }

@@ -41,7 +41,7 @@ import Testing
       let values = ProgressLog()
       let result = try await client.download(
         Endpoint<Data>.get("/download/3000000").onDownloadProgress(values.append), to: destination,
-        options: DownloadOptions(sha256: expected.uppercased()))
+        sha256: expected.uppercased())
       #expect(result.bytes == 3_000_000)
       #expect(result.sha256 == expected)
       #expect(result.attempts == 1)
@@ -62,7 +62,7 @@ import Testing
       let result = try await client.download(
         Endpoint<Data>.get("/download/4000000/drop").query(["key": .string(UUID().uuidString), "after": 1_500_000])
           .onDownloadProgress(values.append),
-        to: destination, options: DownloadOptions(sha256: expected))
+        to: destination, sha256: expected)
       #expect(result.attempts == 2)
       #expect(result.resumptions.count == 1)
       #expect(result.resumptions.first.map { $0 > 0 && $0 <= 1_500_000 } == true)
@@ -84,14 +84,14 @@ import Testing
         "key": .string(UUID().uuidString), "after": 2_000_000,
       ])
       let error = await #expect(throws: CourierError.self) {
-        try await client.download(endpoint, to: destination, options: DownloadOptions(maxAttempts: 1))
+        try await client.download(endpoint, to: destination, maxAttempts: 1)
       }
       #expect(error?.kind == .connectionLost)
       #expect(!FileManager.default.fileExists(atPath: destination.path))
       #expect(Self.leftovers(destination) == [".part", ".part.json"])
       let kept = try Data(contentsOf: URL(fileURLWithPath: destination.path + ".part")).count
       #expect(kept > 0)
-      let result = try await client.download(endpoint, to: destination, options: DownloadOptions(sha256: expected))
+      let result = try await client.download(endpoint, to: destination, sha256: expected)
       #expect(result.resumedFrom == Int64(kept))
       #expect(result.attempts == 1)
       #expect(result.sha256 == expected)
@@ -107,7 +107,7 @@ import Testing
         Data(repeating: 0xEE, count: 5000), of: server.baseURL.absoluteString + "/download/100000", total: 100_000,
         validator: #""changed""#, at: destination)
       let result = try await client.download(
-        Endpoint<Data>.get("/download/100000"), to: destination, options: DownloadOptions(sha256: expected))
+        Endpoint<Data>.get("/download/100000"), to: destination, sha256: expected)
       #expect(result.response.status == .ok, "If-Range did not match, so the whole file came")
       #expect(result.resumedFrom == 0)
       #expect(result.sha256 == expected)
@@ -136,7 +136,7 @@ import Testing
       let error = await #expect(throws: CourierError.self) {
         try await client.download(
           Endpoint<Data>.get("/download/10000"), to: destination,
-          options: DownloadOptions(sha256: String(repeating: "0", count: 64)))
+          sha256: String(repeating: "0", count: 64))
       }
       #expect(error?.kind == .integrity)
       #expect(error?.detail.contains("SHA-256") == true)
@@ -152,7 +152,7 @@ import Testing
     try await withDemoServer(kind) { client, _ in
       let error = await #expect(throws: CourierError.self) {
         try await client.download(
-          Endpoint<Data>.get("/download/10"), to: destination, options: DownloadOptions(replacesExistingFile: false))
+          Endpoint<Data>.get("/download/10"), to: destination, replacesExistingFile: false)
       }
       #expect(error?.kind == .fileSystem)
       #expect(try Data(contentsOf: destination) == Data("mine".utf8))

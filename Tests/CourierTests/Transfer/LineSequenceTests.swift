@@ -14,7 +14,7 @@ import Testing
 
   static func lines(_ parts: [[UInt8]], maximumLineLength: Int = 1 << 20) async throws -> [String] {
     var result: [String] = []
-    for try await line in LineSequence(chunks(parts), maximumLineLength: maximumLineLength) { result.append(line) }
+    for try await line in chunks(parts).lines(maximumLineLength: maximumLineLength) { result.append(line) }
     return result
   }
 
@@ -65,16 +65,57 @@ import Testing
   @Test func jsonLinesDecodeAndSkipBlankLines() async throws {
     let parts: [[UInt8]] = [Array(#"{"index":1}"#.utf8), Array("\n\n".utf8), Array(#"{"index":2}"#.utf8)]
     var events: [Event] = []
-    for try await event in JSONLinesSequence(Self.chunks(parts), of: Event.self) { events.append(event) }
+    for try await event in Self.chunks(parts).jsonLines(of: Event.self) { events.append(event) }
     #expect(events == [Event(index: 1), Event(index: 2)])
   }
 
   @Test func aBadJSONLineNamesItsNumber() async throws {
     let parts: [[UInt8]] = [Array("{\"index\":1}\n{\"index\":\"two\"}\n".utf8)]
     let error = await #expect(throws: CourierError.self) {
-      for try await _ in JSONLinesSequence(Self.chunks(parts), of: Event.self) {}
+      for try await _ in Self.chunks(parts).jsonLines(of: Event.self) {}
     }
     #expect(error?.kind == .decoding)
     #expect(error?.detail.contains("Line 2") == true)
+  }
+
+  /// Chunks that count how many have been read.
+  struct CountedChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let parts: [Data]
+    let reads: Locked<Int>
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+      var remaining: ArraySlice<Data>
+      let reads: Locked<Int>
+
+      mutating func next() async -> Data? {
+        guard let part = remaining.popFirst() else { return nil }
+        reads.withLock { $0 += 1 }
+        return part
+      }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(remaining: parts[...], reads: reads) }
+  }
+
+  @Test func chunksAreReadOnlyAsLinesAreAskedFor() async throws {
+    let reads = Locked(0)
+    let chunks = CountedChunks(parts: ["a\n", "b\n", "c\n"].map { Data($0.utf8) }, reads: reads)
+    let lines = chunks.lines()
+    #expect(reads.withLock { $0 } == 0, "nothing is read before the iteration starts")
+    var iterator = lines.makeAsyncIterator()
+    #expect(try await iterator.next() == "a")
+    #expect(reads.withLock { $0 } == 1, "no chunk is read ahead of the consumer")
+    #expect(try await iterator.next() == "b")
+    #expect(reads.withLock { $0 } == 2)
+  }
+
+  @Test func theStreamEndsAfterAnError() async throws {
+    let parts: [[UInt8]] = [Array("{\"index\":\"one\"}\n{\"index\":2}\n".utf8)]
+    var iterator = Self.chunks(parts).jsonLines(of: Event.self).makeAsyncIterator()
+    var failure: (any Error)?
+    do { _ = try await iterator.next() } catch { failure = error }
+    #expect(failure is CourierError)
+    #expect(try await iterator.next() == nil)
   }
 }

@@ -24,7 +24,7 @@ import Testing
       continuation.finish()
     }
     let task = client.transfer(
-      Endpoint<Data>.post("/upload").body(.body(HTTPBody(chunks, length: .known(1000)), contentType: "text/plain")))
+      Endpoint<Data>.post("/upload").body(.body(HTTPBody(chunks, length: 1000), contentType: "text/plain")))
     let data = try await task.value
     #expect(data.count == 3000)
     var uploads: [TransferProgress] = []
@@ -43,7 +43,7 @@ import Testing
     let stub = StubTransport(.put("/file").reply(.status(.serviceUnavailable), .status(.noContent)))
     let values = Locked<[TransferProgress]>([])
     let client = APIClient.testing(transport: stub) {
-      $0.interceptors = [RetryInterceptor(policy: RetryPolicy(maxAttempts: 2), clock: TestDelayClock())]
+      $0.interceptors = [RetryInterceptor(maxAttempts: 2, clock: TestDelayClock())]
     }
     try await client.send(
       Endpoint<Empty>.put("/file").body(.body(HTTPBody(Data(repeating: 7, count: 500)), contentType: "text/plain"))

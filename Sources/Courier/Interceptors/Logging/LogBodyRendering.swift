@@ -17,7 +17,7 @@ struct LogBodyRendering: Sendable {
 
   /// `<stream, N bytes>` when the length is known, else `<stream>`.
   static func streamDescription(_ body: HTTPBody) -> String {
-    if case .known(let length) = body.length { return "<stream, \(length) bytes>" }
+    if let length = body.length { return "<stream, \(length) bytes>" }
     return "<stream>"
   }
 

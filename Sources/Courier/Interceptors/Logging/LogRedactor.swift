@@ -12,11 +12,17 @@ package struct LogRedactor: Sendable {
   let bodyFields: Set<String>
   package let placeholder: String
 
-  package init(_ configuration: LoggingInterceptor.Configuration) {
-    headers = configuration.redactedHeaders
-    queryKeys = Set(configuration.redactedQueryKeys.map { $0.lowercased() })
-    bodyFields = Set(configuration.redactedBodyFields.map { $0.lowercased() })
-    placeholder = configuration.placeholder
+  /// Redaction with these rules; every argument defaults to what ``LoggingInterceptor`` hides by default.
+  package init(
+    headers: Set<HTTPField.Name> = LoggingInterceptor.defaultRedactedHeaders,
+    queryKeys: Set<String> = LoggingInterceptor.defaultRedactedKeys,
+    bodyFields: Set<String> = LoggingInterceptor.defaultRedactedKeys,
+    placeholder: String = "<redacted>"
+  ) {
+    self.headers = headers
+    self.queryKeys = Set(queryKeys.map { $0.lowercased() })
+    self.bodyFields = Set(bodyFields.map { $0.lowercased() })
+    self.placeholder = placeholder
   }
 
   /// The value of `field` as it may be logged; credentials keep their scheme: `Bearer <redacted>`, and URLs in

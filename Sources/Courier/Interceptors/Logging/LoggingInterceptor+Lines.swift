@@ -19,20 +19,20 @@ extension LoggingInterceptor {
     logger: Logger
   ) {
     logger.log(
-      level: configuration.requestLevel,
+      level: requestLevel,
       "→ \(line.description) (call \(context.callID), attempt \(context.attempt))",
       metadata: ["method": "\(line.method)", "url": "\(line.url)"])
 
-    if logger.logLevel <= configuration.bodyLevel {
+    if logger.logLevel <= bodyLevel {
       logHeaders(request.headerFields, arrow: "→", logger: logger)
       if context[LoggedBodiesKey.self],
         let text = bodies.text(for: body, contentType: request.headerFields[.contentType])
       {
-        logger.log(level: configuration.bodyLevel, "→ body\(Self.size(of: body)): \(text)")
+        logger.log(level: bodyLevel, "→ body\(Self.size(of: body)): \(text)")
       }
     }
 
-    if let curlLevel = configuration.curlLevel, logger.logLevel <= curlLevel {
+    if let curlLevel = self.curlLevel, logger.logLevel <= curlLevel {
       logger.log(level: curlLevel, "\(curl.command(for: request, body: curlBody(body, context: context)))")
     }
   }
@@ -53,20 +53,20 @@ extension LoggingInterceptor {
       metadata["bytes"] = "\(bytes)"
     }
     logger.log(
-      level: configuration.responseLevel, "← \(status) \(line.description) \(milliseconds) ms, \(size)",
+      level: responseLevel, "← \(status) \(line.description) \(milliseconds) ms, \(size)",
       metadata: metadata)
 
-    guard logger.logLevel <= configuration.bodyLevel else { return }
+    guard logger.logLevel <= bodyLevel else { return }
     logHeaders(response.headerFields, arrow: "←", logger: logger)
     if context[LoggedBodiesKey.self],
       let text = bodies.text(for: body, contentType: response.headerFields[.contentType])
     {
-      logger.log(level: configuration.bodyLevel, "← body\(Self.size(of: body)): \(text)")
+      logger.log(level: bodyLevel, "← body\(Self.size(of: body)): \(text)")
     }
   }
 
   func logFailure(_ error: any Error, request: HTTPRequest, line: LogRequestLine, milliseconds: Int, logger: Logger) {
-    guard logger.logLevel <= configuration.errorLevel else { return }
+    guard logger.logLevel <= errorLevel else { return }
     var failure = CourierError(transportFailure: error, request: request)
     if let failedRequest = failure.request, let path = failedRequest.path {
       failure.request?.path = redactor.pathAndQuery(path)
@@ -75,7 +75,7 @@ extension LoggingInterceptor {
     let secrets = redactor.secrets(in: request) + (failure.request.map(redactor.secrets(in:)) ?? [])
     let description = redactor.scrub(failure.description, removing: secrets)
     logger.log(
-      level: configuration.errorLevel, "✕ \(line.description) failed after \(milliseconds) ms: \(description)",
+      level: errorLevel, "✕ \(line.description) failed after \(milliseconds) ms: \(description)",
       metadata: ["error": "\(failure.kind)", "durationMs": "\(milliseconds)"])
   }
 
@@ -83,7 +83,7 @@ extension LoggingInterceptor {
   private func logHeaders(_ fields: HTTPFields, arrow: String, logger: Logger) {
     guard !fields.isEmpty else { return }
     let rows = fields.map { "\n  \($0.name.rawName): \(redactor.value(of: $0))" }
-    logger.log(level: configuration.bodyLevel, "\(arrow) headers\(rows.joined())")
+    logger.log(level: bodyLevel, "\(arrow) headers\(rows.joined())")
   }
 
   /// The body the logged cURL command shows: buffered bodies within the limit, when the endpoint allows it.
@@ -93,15 +93,14 @@ extension LoggingInterceptor {
       return body.bufferedData?.isEmpty == true ? .none : .omitted("<not logged for this endpoint>")
     }
     guard let data = body.bufferedData else { return .omitted(LogBodyRendering.streamDescription(body)) }
-    guard data.count <= configuration.maxBodyBytes else { return .omitted("<\(data.count) bytes>") }
+    guard data.count <= maxBodyBytes else { return .omitted("<\(data.count) bytes>") }
     return .data(data)
   }
 
   /// The size of a body when known: its bytes when buffered, its declared length when streamed.
   static func byteCount(of body: HTTPBody) -> Int64? {
     if let data = body.bufferedData { return Int64(data.count) }
-    if case .known(let length) = body.length { return length }
-    return nil
+    return body.length
   }
 
   /// ` (N bytes)` for a buffered body; a streamed body's description already says its size.

@@ -16,8 +16,22 @@ import Logging
 /// debug: ← body (1532 bytes): {"results":[…]}
 /// ```
 ///
-/// and `✕ GET … failed after 12 ms: …` at ``Configuration-swift.struct/errorLevel`` when the attempt throws. The
-/// levels, the body limit and what is redacted are set in ``Configuration-swift.struct``.
+/// and `✕ GET … failed after 12 ms: …` at ``errorLevel`` when the attempt throws. The levels, the body limit and
+/// what is redacted are properties of the interceptor, each with a default; change them in the closure of
+/// ``init(logger:_:)``:
+///
+/// ```swift
+/// let logging = LoggingInterceptor(logger: logger) {
+///   $0.requestLevel = .debug
+///   $0.curlLevel = nil  // never log cURL commands
+///   $0.redactedHeaders.insert(HTTPField.Name("X-Session")!)
+///   $0.redactedBodyFields.formUnion(["ssn", "cardNumber"])
+/// }
+/// ```
+///
+/// Redaction replaces a value with ``placeholder`` and keeps the name, so a log still shows that a token was sent
+/// without showing the token. For `Authorization` and `Proxy-Authorization` the scheme stays visible
+/// (`Bearer <redacted>`).
 ///
 /// Place it last in ``APIClient/Configuration/interceptors``, closest to the transport, so it logs each attempt
 /// exactly as it is sent, after authentication and retries have shaped it:
@@ -30,43 +44,67 @@ import Logging
 ///
 /// Bodies are logged only when they are buffered in memory and the endpoint allows it (``Endpoint/logsBodies(_:)``);
 /// a streamed body is shown as `<stream, N bytes>` and never read, so an upload or download is not disturbed. JSON
-/// and form bodies have the values of ``Configuration-swift.struct/redactedBodyFields`` hidden at any depth; a body
-/// that is not UTF-8 is shown as `<binary, N bytes>`. An endpoint with ``Endpoint/logging(_:)`` set to `false` is
-/// not logged at all.
+/// and form bodies have the values of ``redactedBodyFields`` hidden at any depth; a body that is not UTF-8 is shown
+/// as `<binary, N bytes>`. An endpoint with ``Endpoint/logging(_:)`` set to `false` is not logged at all.
 public struct LoggingInterceptor: Interceptor {
   /// Where the lines go.
   public let logger: Logger
-  /// The levels, limits and redaction rules in use.
-  public let configuration: Configuration
-  let redactor: LogRedactor
-  let bodies: LogBodyRendering
-  let curl: CURLRendering
-
-  /// Creates an interceptor that logs to `logger`.
-  ///
-  /// ```swift
-  /// let logging = LoggingInterceptor(logger: Logger(label: "com.example.api"))
-  /// ```
-  public init(logger: Logger, configuration: Configuration = .init()) {
-    self.logger = logger
-    self.configuration = configuration
-    redactor = LogRedactor(configuration)
-    bodies = LogBodyRendering(redactor: redactor, maxBytes: configuration.maxBodyBytes)
-    curl = CURLRendering(redactor: redactor)
+  /// The level of the `→ GET https://…` line that starts each attempt; `.info` by default.
+  public var requestLevel: Logger.Level = .info
+  /// The level of the `← 200 OK …` line that ends each attempt; `.info` by default.
+  public var responseLevel: Logger.Level = .info
+  /// The level of the header and body lines; `.debug` by default.
+  public var bodyLevel: Logger.Level = .debug
+  /// The level of the cURL command that reproduces the request; `.debug` by default, `nil` to never log it.
+  public var curlLevel: Logger.Level? = .debug
+  /// The level of the `✕ … failed` line for an attempt that threw; `.error` by default.
+  public var errorLevel: Logger.Level = .error
+  /// The most bytes of a body that are logged (2 048 by default); the rest is cut with a note `… (N more bytes)`.
+  public var maxBodyBytes: Int = 2_048
+  /// Headers whose values are never logged, compared case-insensitively; ``defaultRedactedHeaders`` by default.
+  public var redactedHeaders: Set<HTTPField.Name> = LoggingInterceptor.defaultRedactedHeaders {
+    didSet { updateRedactor() }
   }
+  /// Query parameters whose values are never logged, compared case-insensitively; ``defaultRedactedKeys`` by
+  /// default. A key also matches when it names the field inside brackets, so `password` hides `user[password]=…`.
+  public var redactedQueryKeys: Set<String> = LoggingInterceptor.defaultRedactedKeys {
+    didSet { updateRedactor() }
+  }
+  /// JSON fields (at any depth, in objects and arrays) and form fields whose values are never logged, compared
+  /// case-insensitively; ``defaultRedactedKeys`` by default.
+  public var redactedBodyFields: Set<String> = LoggingInterceptor.defaultRedactedKeys {
+    didSet { updateRedactor() }
+  }
+  /// What a hidden value is replaced with; `"<redacted>"` by default.
+  public var placeholder: String = "<redacted>" {
+    didSet { updateRedactor() }
+  }
+  /// The redaction rules above, prepared for use; kept in step with them.
+  private(set) var redactor = LogRedactor()
 
-  /// Creates an interceptor that logs to `logger`, adjusting the default configuration.
+  /// Creates an interceptor that logs to `logger`, adjusting the defaults in `configure`.
   ///
   /// ```swift
-  /// let logging = LoggingInterceptor(logger: logger) {
+  /// let logging = LoggingInterceptor(logger: Logger(label: "com.example.api")) {
   ///   $0.requestLevel = .debug
   ///   $0.redactedBodyFields.insert("pin")
   /// }
   /// ```
-  public init(logger: Logger, _ configure: (inout Configuration) -> Void) {
-    var configuration = Configuration()
-    configure(&configuration)
-    self.init(logger: logger, configuration: configuration)
+  public init(logger: Logger, _ configure: (inout LoggingInterceptor) -> Void = { _ in }) {
+    self.logger = logger
+    configure(&self)
+    updateRedactor()
+  }
+
+  /// Renders bodies for the log lines with the redaction rules and the body limit.
+  var bodies: LogBodyRendering { LogBodyRendering(redactor: redactor, maxBytes: maxBodyBytes) }
+  /// Renders cURL commands with the redaction rules.
+  var curl: CURLRendering { CURLRendering(redactor: redactor) }
+
+  private mutating func updateRedactor() {
+    redactor = LogRedactor(
+      headers: redactedHeaders, queryKeys: redactedQueryKeys, bodyFields: redactedBodyFields,
+      placeholder: placeholder)
   }
 
   /// Logs the request, hands it on, and logs the response or the failure.

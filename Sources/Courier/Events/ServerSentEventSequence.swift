@@ -1,12 +1,11 @@
 import Foundation
 import HTTPTypes
 
-/// The events of a `text/event-stream` endpoint, opened again after a dropped connection (see
-/// ``APIClient/events(_:reconnection:)`` and ``APIClient/events(_:of:decoder:reconnection:)``).
+/// The events of a `text/event-stream` endpoint, opened again after a dropped connection; what `APIClient.events`
+/// pulls from.
 ///
-/// The request is sent when the iteration starts. Iterate once; cancelling the task that iterates, or leaving the
-/// loop, closes the connection.
-public struct ServerSentEvents<Element: Sendable>: AsyncSequence, Sendable {
+/// The request is sent by the first `next()`. Dropping the iterator closes the connection.
+struct ServerSentEventSequence<Element: Sendable>: AsyncSequence, Sendable {
   /// Opens the stream, with the last event ID to resume after (empty on the first connection).
   typealias Open = @Sendable (_ lastEventID: String) async throws -> StreamedResponse
   /// Turns a parsed event into an element; `nil` skips it.
@@ -14,11 +13,10 @@ public struct ServerSentEvents<Element: Sendable>: AsyncSequence, Sendable {
 
   let open: Open
   let transform: Transform
-  let reconnection: ServerSentEvent.Reconnection
+  let reconnection: EventStreamReconnection
 
-  /// Iterates the events.
-  public struct AsyncIterator: AsyncIteratorProtocol {
-    let sequence: ServerSentEvents
+  struct AsyncIterator: AsyncIteratorProtocol {
+    let sequence: ServerSentEventSequence
     var parser = EventStreamParser()
     var body: HTTPBody.AsyncIterator?
     var pending: [EventStreamParser.Parsed] = []
@@ -29,7 +27,7 @@ public struct ServerSentEvents<Element: Sendable>: AsyncSequence, Sendable {
     var isFinished = false
 
     /// The next event; `nil` once the stream has ended for good.
-    public mutating func next() async throws -> Element? {
+    mutating func next() async throws -> Element? {
       while !isFinished {
         if !pending.isEmpty {
           let parsed = pending.removeFirst()
@@ -124,75 +122,18 @@ public struct ServerSentEvents<Element: Sendable>: AsyncSequence, Sendable {
   }
 
   /// Starts the iteration; the request is sent by the first `next()`.
-  public func makeAsyncIterator() -> AsyncIterator {
+  func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(sequence: self)
   }
 }
 
-extension APIClient {
-  /// The server-sent events of `endpoint`, a `text/event-stream` resource, as they arrive.
-  ///
-  /// The request goes through the interceptors like ``stream(_:)`` (auth, retry, logging; never the cache) with
-  /// `Accept: text/event-stream` and `Cache-Control: no-cache` unless the endpoint sets them. When the server closes
-  /// the stream or the connection drops, the stream is opened again after the server's `retry:` delay (or
-  /// `reconnection`'s), with `Last-Event-ID` set to the last `id:` seen; see ``ServerSentEvent/Reconnection``.
-  ///
-  /// ```swift
-  /// for try await event in client.events(.get("/notifications")) {
-  ///   print(event.id, event.event, event.data)
-  /// }
-  /// ```
-  ///
-  /// - Throws: while iterating, ``CourierError`` only: the endpoint's status rules apply; a 204 is
-  ///   ``CourierError/Kind-swift.struct/unacceptableStatus`` (the server's way to say "do not reconnect"); a response
-  ///   that is not `text/event-stream`, a line or event over 1 MiB, is ``CourierError/Kind-swift.struct/decoding``.
-  public func events(
-    _ endpoint: Endpoint<Data>,
-    reconnection: ServerSentEvent.Reconnection = .default
-  ) -> ServerSentEvents<ServerSentEvent> {
-    ServerSentEvents(open: eventStreamOpener(endpoint), transform: { event, _ in event }, reconnection: reconnection)
-  }
-
-  /// The server-sent events of `endpoint`, each event's data decoded from JSON as `type`.
-  ///
-  /// ```swift
-  /// for try await token in client.events(.post("/completions").body(json: prompt), of: Token.self) {
-  ///   print(token.text, terminator: "")
-  /// }
-  /// ```
-  ///
-  /// Events are decoded with `decoder` (by default the endpoint's, or the client's); an event whose data does not
-  /// decode throws ``CourierError/Kind-swift.struct/decoding`` naming the line of the stream the event started on.
-  public func events<Element: Decodable & Sendable>(
-    _ endpoint: Endpoint<Data>,
-    of type: Element.Type,
-    decoder: JSONDecoder? = nil,
-    reconnection: ServerSentEvent.Reconnection = .default
-  ) -> ServerSentEvents<Element> {
-    let decoder = decoder ?? self.decoder(for: endpoint)
-    return ServerSentEvents(
-      open: eventStreamOpener(endpoint),
-      transform: { event, line in
-        let data = Data(event.data.utf8)
-        do {
-          return try decoder.decode(Element.self, from: data)
-        } catch {
-          var failure = ResponseDecoding.failure(error, type: Element.self, data: data)
-          failure.detail = "The event at line \(line) of the event stream: \(failure.detail)"
-          throw failure
-        }
-      },
-      reconnection: reconnection)
-  }
-
-  private func eventStreamOpener(_ endpoint: Endpoint<Data>) -> ServerSentEvents<ServerSentEvent>.Open {
-    var endpoint = endpoint
-    endpoint.headers.insert(
-      contentsOf: [HTTPHeader("Accept", "text/event-stream"), HTTPHeader("Cache-Control", "no-cache")], at: 0)
-    return { [self, endpoint] lastEventID in
-      var request = endpoint
-      if !lastEventID.isEmpty { request.headers.append(HTTPHeader("Last-Event-ID", lastEventID)) }
-      return try await openStream(request, progress: TransferReporters(request))
-    }
-  }
+/// When and how often an event stream is opened again after it ended (see `APIClient.events`).
+struct EventStreamReconnection: Sendable {
+  /// The delay before a new connection until the server sets one with `retry:`, in seconds.
+  var delay: TimeInterval
+  /// How many times in a row the stream may be opened again without an event arriving in between; `nil` for ever,
+  /// 0 never.
+  var maxAttempts: Int?
+  /// The clock the delays are waited on.
+  var clock: any DelayClock
 }

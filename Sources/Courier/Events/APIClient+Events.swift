@@ -1,0 +1,120 @@
+import Foundation
+
+extension APIClient {
+  /// The server-sent events of `endpoint`, a `text/event-stream` resource, as they arrive.
+  ///
+  /// The request is sent when the iteration starts, and goes through the interceptors like ``stream(_:)`` (auth,
+  /// retry, logging; never the cache) with `Accept: text/event-stream` and `Cache-Control: no-cache` unless the
+  /// endpoint sets them. Events are read as the loop asks for them; cancelling the task that iterates, or leaving the
+  /// loop, closes the connection.
+  ///
+  /// When the server closes the stream, the connection drops (``CourierError/Kind-swift.struct/connectionLost``), the
+  /// host cannot be reached (``CourierError/Kind-swift.struct/noConnection``) or the call's timeout or idle timeout
+  /// runs out (``CourierError/Kind-swift.struct/timeout``), the stream is opened again after the server's `retry:`
+  /// delay (or `reconnectDelay`), with `Last-Event-ID` set to the last `id:` seen. It is never opened again after an
+  /// unacceptable status, a 204, a response that is not `text/event-stream`, or a cancellation.
+  ///
+  /// ```swift
+  /// for try await event in client.events(.get("/notifications")) {
+  ///   print(event.id, event.event, event.data)
+  /// }
+  /// let once = client.events(.get("/feed"), maxReconnections: 0)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - endpoint: The `text/event-stream` resource.
+  ///   - reconnectDelay: The seconds to wait before opening the stream again, until the server sets a delay with
+  ///     `retry:`.
+  ///   - maxReconnections: How many times in a row the stream may be opened again without an event arriving in
+  ///     between; when they are used up the stream throws the last error (or ends, when the server closed the stream
+  ///     cleanly). `nil` reconnects for ever; 0 never reconnects.
+  /// - Throws: while iterating, ``CourierError`` only: the endpoint's status rules apply; a 204 is
+  ///   ``CourierError/Kind-swift.struct/unacceptableStatus`` (the server's way to say "do not reconnect"); a response
+  ///   that is not `text/event-stream`, a line or event over 1 MiB, is ``CourierError/Kind-swift.struct/decoding``.
+  public func events(
+    _ endpoint: Endpoint<Data>,
+    reconnectDelay: TimeInterval = 3,
+    maxReconnections: Int? = 5
+  ) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    events(endpoint, reconnectDelay: reconnectDelay, maxReconnections: maxReconnections, clock: SystemDelayClock())
+  }
+
+  /// ``events(_:reconnectDelay:maxReconnections:)`` waiting its delays on `clock` (a test clock does not sleep).
+  package func events(
+    _ endpoint: Endpoint<Data>,
+    reconnectDelay: TimeInterval = 3,
+    maxReconnections: Int? = 5,
+    clock: any DelayClock
+  ) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    let reconnection = EventStreamReconnection(delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock)
+    return AsyncThrowingStream(
+      pulling: ServerSentEventSequence(
+        open: eventStreamOpener(endpoint), transform: { event, _ in event }, reconnection: reconnection))
+  }
+
+  /// The server-sent events of `endpoint`, each event's data decoded from JSON as `type`; otherwise as
+  /// ``events(_:reconnectDelay:maxReconnections:)``.
+  ///
+  /// ```swift
+  /// for try await token in client.events(.post("/completions").body(json: prompt), of: Token.self) {
+  ///   print(token.text, terminator: "")
+  /// }
+  /// ```
+  ///
+  /// Events are decoded with `decoder` (by default the endpoint's, or the client's); an event whose data does not
+  /// decode throws ``CourierError/Kind-swift.struct/decoding`` naming the line of the stream the event started on.
+  public func events<Element: Decodable & Sendable>(
+    _ endpoint: Endpoint<Data>,
+    of type: Element.Type,
+    decoder: JSONDecoder? = nil,
+    reconnectDelay: TimeInterval = 3,
+    maxReconnections: Int? = 5
+  ) -> AsyncThrowingStream<Element, any Error> {
+    events(
+      endpoint, of: type, decoder: decoder, reconnectDelay: reconnectDelay, maxReconnections: maxReconnections,
+      clock: SystemDelayClock())
+  }
+
+  /// ``events(_:of:decoder:reconnectDelay:maxReconnections:)`` waiting its delays on `clock` (a test clock does not
+  /// sleep).
+  package func events<Element: Decodable & Sendable>(
+    _ endpoint: Endpoint<Data>,
+    of type: Element.Type,
+    decoder: JSONDecoder? = nil,
+    reconnectDelay: TimeInterval = 3,
+    maxReconnections: Int? = 5,
+    clock: any DelayClock
+  ) -> AsyncThrowingStream<Element, any Error> {
+    let decoder = decoder ?? self.decoder(for: endpoint)
+    let reconnection = EventStreamReconnection(delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock)
+    let events = ServerSentEventSequence<Element>(
+      open: eventStreamOpener(endpoint),
+      transform: { event, line in
+        let data = Data(event.data.utf8)
+        do {
+          return try decoder.decode(Element.self, from: data)
+        } catch {
+          var failure = ResponseDecoding.failure(error, type: Element.self, data: data)
+          failure.detail = "The event at line \(line) of the event stream: \(failure.detail)"
+          throw failure
+        }
+      },
+      reconnection: reconnection)
+    return AsyncThrowingStream(pulling: events)
+  }
+
+  private func eventStreamOpener(_ endpoint: Endpoint<Data>) -> ServerSentEventSequence<ServerSentEvent>.Open {
+    var endpoint = endpoint
+    endpoint.headers.insert(
+      contentsOf: [HTTPHeader("Accept", "text/event-stream"), HTTPHeader("Cache-Control", "no-cache")], at: 0)
+    return { [self, endpoint] lastEventID in
+      var request = endpoint
+      if !lastEventID.isEmpty { request.headers.append(HTTPHeader("Last-Event-ID", lastEventID)) }
+      return try await openStream(request, progress: TransferReporters(request))
+    }
+  }
+}
+
+/// The former sequence of server-sent events, now an `AsyncThrowingStream` of the events.
+@available(*, deprecated, message: "events(_:) returns an AsyncThrowingStream<Element, any Error>")
+public typealias ServerSentEvents<Element: Sendable> = AsyncThrowingStream<Element, any Error>
