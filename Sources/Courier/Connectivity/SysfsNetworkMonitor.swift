@@ -1,12 +1,14 @@
 import Foundation
 
 extension NetworkMonitor {
-  /// A monitor that reads interface state from the Linux kernel's `/sys/class/net`, polling for changes: what
-  /// ``system`` is on Linux, with the poll interval and the interfaces that count up to you.
+  /// A monitor that reads interface state from the Linux kernel's `/sys/class/net` (or a tree laid out like it,
+  /// such as the host's, mounted into a container), polling for changes: what ``system`` is on Linux, with the
+  /// directory, the poll interval and the interfaces that count up to you.
   ///
   /// An interface counts as up when its `operstate` is `up` (or `unknown` with `carrier` 1, as tunnels report) and
-  /// its `IFF_UP` flag is set; loopback never counts. Where `/sys/class/net` cannot be listed (another platform, a
-  /// sandbox), the monitor reports online, so that it never blocks requests it cannot judge.
+  /// its `IFF_UP` flag is set; loopback never counts. Where the directory cannot be listed (another platform, a
+  /// sandbox), the monitor reports online, so that it never blocks requests it cannot judge. Nothing is read until
+  /// the monitor is used.
   ///
   /// ```swift
   /// // The real interfaces, checked twice a second.
@@ -17,19 +19,11 @@ extension NetworkMonitor {
   /// ```
   ///
   /// - Parameters:
+  ///   - root: The directory of interfaces; `/sys/class/net` by default.
   ///   - pollInterval: How often streams re-read the tree, in seconds; 1 by default, at least 0.01.
   ///   - includes: Which interfaces, by name, may count as a connection; all but loopback by default.
   public static func sysfs(
-    pollInterval: TimeInterval = 1,
-    includes: @escaping @Sendable (_ interfaceName: String) -> Bool = { _ in true }
-  ) -> NetworkMonitor {
-    sysfs(root: SysfsNetworkMonitor.defaultRoot, pollInterval: pollInterval, includes: includes)
-  }
-
-  /// A sysfs monitor over any tree laid out like `/sys/class/net`, which is how tests drive it: write
-  /// `<root>/eth0/operstate`, then flip it from `up` to `down`. Nothing is read until the monitor is used.
-  package static func sysfs(
-    root: URL,
+    root: URL = URL(fileURLWithPath: "/sys/class/net", isDirectory: true),
     pollInterval: TimeInterval = 1,
     includes: @escaping @Sendable (_ interfaceName: String) -> Bool = { _ in true }
   ) -> NetworkMonitor {
@@ -39,7 +33,7 @@ extension NetworkMonitor {
 }
 
 /// Reads interface state from a tree laid out like Linux's `/sys/class/net`, polling for changes; see
-/// ``NetworkMonitor/sysfs(pollInterval:includes:)``.
+/// ``NetworkMonitor/sysfs(root:pollInterval:includes:)``.
 struct SysfsNetworkMonitor: Sendable {
   /// Linux's directory of network interfaces.
   static let defaultRoot = URL(fileURLWithPath: "/sys/class/net", isDirectory: true)

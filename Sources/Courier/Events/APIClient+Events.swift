@@ -5,8 +5,12 @@ extension APIClient {
   ///
   /// The request is sent when the iteration starts, and goes through the interceptors like ``stream(_:)`` (auth,
   /// retry, logging; never the cache) with `Accept: text/event-stream` and `Cache-Control: no-cache` unless the
-  /// endpoint sets them. Events are read as the loop asks for them; cancelling the task that iterates, or leaving the
-  /// loop, closes the connection.
+  /// endpoint sets them. Events are read as the loop asks for them. Cancelling the task that iterates closes the
+  /// connection: a task cancelled while it waits for an event gets ``CourierError/Kind-swift.struct/cancelled``, and
+  /// one cancelled between two events sees the stream end, as with every `AsyncThrowingStream` (check
+  /// `Task.isCancelled` after the loop when that matters). Leaving the loop closes the connection when the stream is
+  /// released: at once for a stream made in the `for` statement or held in a local, only with its owner for one kept
+  /// in a property.
   ///
   /// When the server closes the stream, the connection drops (``CourierError/Kind-swift.struct/connectionLost``), the
   /// host cannot be reached (``CourierError/Kind-swift.struct/noConnection``) or the call's timeout or idle timeout
@@ -28,32 +32,25 @@ extension APIClient {
   ///   - maxReconnections: How many times in a row the stream may be opened again without an event arriving in
   ///     between; when they are used up the stream throws the last error (or ends, when the server closed the stream
   ///     cleanly). `nil` reconnects for ever; 0 never reconnects.
+  ///   - clock: What the reconnection delays wait on; `nil` for the system clock, a test clock to skip the waits.
   /// - Throws: while iterating, ``CourierError`` only: the endpoint's status rules apply; a 204 is
   ///   ``CourierError/Kind-swift.struct/unacceptableStatus`` (the server's way to say "do not reconnect"); a response
   ///   that is not `text/event-stream`, a line or event over 1 MiB, is ``CourierError/Kind-swift.struct/decoding``.
   public func events(
     _ endpoint: Endpoint<Data>,
     reconnectDelay: TimeInterval = 3,
-    maxReconnections: Int? = 5
-  ) -> AsyncThrowingStream<ServerSentEvent, any Error> {
-    events(endpoint, reconnectDelay: reconnectDelay, maxReconnections: maxReconnections, clock: SystemDelayClock())
-  }
-
-  /// ``events(_:reconnectDelay:maxReconnections:)`` waiting its delays on `clock` (a test clock does not sleep).
-  package func events(
-    _ endpoint: Endpoint<Data>,
-    reconnectDelay: TimeInterval = 3,
     maxReconnections: Int? = 5,
-    clock: any DelayClock
+    clock: (any DelayClock)? = nil
   ) -> AsyncThrowingStream<ServerSentEvent, any Error> {
-    let reconnection = EventStreamReconnection(delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock)
+    let reconnection = EventStreamReconnection(
+      delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock ?? SystemDelayClock())
     return AsyncThrowingStream(
       pulling: ServerSentEventSequence(
         open: eventStreamOpener(endpoint), transform: { event, _ in event }, reconnection: reconnection))
   }
 
   /// The server-sent events of `endpoint`, each event's data decoded from JSON as `type`; otherwise as
-  /// ``events(_:reconnectDelay:maxReconnections:)``.
+  /// ``events(_:reconnectDelay:maxReconnections:clock:)``.
   ///
   /// ```swift
   /// for try await token in client.events(.post("/completions").body(json: prompt), of: Token.self) {
@@ -68,25 +65,12 @@ extension APIClient {
     of type: Element.Type,
     decoder: JSONDecoder? = nil,
     reconnectDelay: TimeInterval = 3,
-    maxReconnections: Int? = 5
-  ) -> AsyncThrowingStream<Element, any Error> {
-    events(
-      endpoint, of: type, decoder: decoder, reconnectDelay: reconnectDelay, maxReconnections: maxReconnections,
-      clock: SystemDelayClock())
-  }
-
-  /// ``events(_:of:decoder:reconnectDelay:maxReconnections:)`` waiting its delays on `clock` (a test clock does not
-  /// sleep).
-  package func events<Element: Decodable & Sendable>(
-    _ endpoint: Endpoint<Data>,
-    of type: Element.Type,
-    decoder: JSONDecoder? = nil,
-    reconnectDelay: TimeInterval = 3,
     maxReconnections: Int? = 5,
-    clock: any DelayClock
+    clock: (any DelayClock)? = nil
   ) -> AsyncThrowingStream<Element, any Error> {
     let decoder = decoder ?? self.decoder(for: endpoint)
-    let reconnection = EventStreamReconnection(delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock)
+    let reconnection = EventStreamReconnection(
+      delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock ?? SystemDelayClock())
     let events = ServerSentEventSequence<Element>(
       open: eventStreamOpener(endpoint),
       transform: { event, line in

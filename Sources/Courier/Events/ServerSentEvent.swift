@@ -1,6 +1,6 @@
 import Foundation
 
-/// One event of a `text/event-stream` response, as ``APIClient/events(_:reconnectDelay:maxReconnections:)``
+/// One event of a `text/event-stream` response, as ``APIClient/events(_:reconnectDelay:maxReconnections:clock:)``
 /// delivers it.
 ///
 /// ```swift

@@ -7,7 +7,7 @@ extension AsyncThrowingStream where Failure == any Error {
   init<Base: AsyncSequence & Sendable>(pulling base: Base) where Base.Element == Element {
     // The stream calls the closure once at a time, so the box's iterator is never advanced concurrently.
     let box = IteratorBox(PullingIterator(base))
-    self.init(unfolding: { try await box.iterator.next() })
+    self.init(unfolding: { try await box.next() })
   }
 }
 

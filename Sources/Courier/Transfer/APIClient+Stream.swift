@@ -17,8 +17,11 @@ extension Response where Value == HTTPBody {
   /// The body's lines, split at `\n` (a `\r` before it is dropped) and decoded as UTF-8, read as the consumer asks.
   ///
   /// Lines may span chunks; a last line without a final newline is still delivered. A line over 1 MiB throws
-  /// ``CourierError/Kind-swift.struct/decoding``. Leaving the loop, or cancelling the task that reads, cancels the
-  /// transfer.
+  /// ``CourierError/Kind-swift.struct/decoding``. Cancelling the task that reads cancels the transfer: with
+  /// ``CourierError/Kind-swift.struct/cancelled`` when it was waiting for a line, or as the end of the stream when it
+  /// was cancelled between two lines (the rule of every `AsyncThrowingStream`: check `Task.isCancelled` after the
+  /// loop when a cut-short body must not pass for a whole one). Leaving the loop cancels the transfer when the stream
+  /// is released, at once for one made in the `for` statement or held in a local.
   ///
   /// ```swift
   /// for try await line in try await client.stream(Endpoint<Data>.get("/log")).lines { print(line) }
@@ -124,7 +127,7 @@ struct IdleLimitedChunks {
     let box = IteratorBox(base)
     defer { base = box.iterator }
     return try await withThrowingTaskGroup(of: Data?.self) { group in
-      group.addTask { try await box.iterator.next() }
+      group.addTask { try await box.next() }
       group.addTask {
         try await sleep(seconds: idle)
         throw CourierError(.timeout, "No bytes arrived for \(idle) s, the call's idle timeout")

@@ -6,6 +6,8 @@ extension AsyncSequence where Self: Sendable, Element == Data {
   /// Lines may span chunks and a multi-byte character may be split between chunks; a last line without a final
   /// newline is still delivered. Chunks are read only as lines are asked for. A line longer than
   /// `maximumLineLength` bytes throws ``CourierError/Kind-swift.struct/decoding`` instead of growing without bound.
+  /// The stream ends after its first error; a task cancelled between two lines sees the stream end, as with every
+  /// `AsyncThrowingStream` (check `Task.isCancelled` after the loop when that matters).
   ///
   /// ```swift
   /// for try await line in chunks.lines(maximumLineLength: 64 << 10) {

@@ -15,7 +15,8 @@ import Foundation
 /// try configuration.trust(policy)
 /// ```
 public struct ServerTrustPolicy: Sendable, Hashable {
-  /// DER-encoded certificates a server's chain may lead to besides the system's roots (a private CA).
+  /// DER-encoded certificates a server's chain may lead to (a private CA); the system's roots count too when
+  /// ``trustsSystemRoots``.
   public var certificates: [Data]
   /// Whether the system's trusted roots count too (`true` by default); `false` trusts ``certificates`` only.
   public var trustsSystemRoots: Bool

@@ -118,4 +118,21 @@ import Testing
     #expect(failure is CourierError)
     #expect(try await iterator.next() == nil)
   }
+
+  @Test(.timeLimit(.minutes(1)))
+  func twoTasksIteratingOneStreamStopTheProgram() async {
+    // A data race in the caller, reported as AsyncStream reports it, rather than two readers advancing one body.
+    await #expect(processExitsWith: .failure) {
+      let (chunks, continuation) = AsyncStream<Data>.makeStream()
+      let lines = chunks.lines()
+      let first = Task { for try await _ in lines {} }
+      Task {
+        try await Task.sleep(for: .seconds(5))
+        continuation.finish()  // without the check, both loops end here and the process exits normally
+      }
+      try await Task.sleep(for: .milliseconds(300))
+      for try await _ in lines {}
+      _ = try await first.value
+    }
+  }
 }
