@@ -4,7 +4,7 @@
 /// ``next()`` checks it, and stops the program when two calls overlap, as `AsyncStream` does when two tasks iterate
 /// it: that is a data race in the caller, not bad input.
 final class IteratorBox<Iterator: AsyncIteratorProtocol>: @unchecked Sendable {
-  // @unchecked Sendable: the uses of `iterator` never overlap. `AsyncThrowingStream(unfolding:)` calls its closure
+  // Unchecked: the uses of `iterator` never overlap. `AsyncThrowingStream(unfolding:)` calls its closure
   // once at a time for one consumer (its iterator's `next()` is `mutating` and the iterator is not `Sendable`), and
   // `IdleLimitedChunks` awaits the task that reads before it reads again; `next()` traps on an overlap.
   var iterator: Iterator
