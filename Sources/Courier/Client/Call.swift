@@ -30,7 +30,9 @@ struct Call<Value: Decodable & Sendable>: Sendable {
     } else if attributes[MaxResponseBytesKey.self] == nil {
       attributes[MaxResponseBytesKey.self] = client.configuration.maxResponseBytes
     }
-    if attributes[IdleTimeoutKey.self] == nil { attributes[IdleTimeoutKey.self] = client.configuration.idleTimeout }
+    if let idle = client.configuration.idleTimeout, attributes[IdleTimeoutKey.self] == nil {
+      attributes[IdleTimeoutKey.self] = idle
+    }
     context = RequestContext(
       attributes: attributes, timeout: endpoint.timeout ?? client.configuration.timeout, attempt: 1,
       callID: client.callCounter.withLock { counter in
@@ -71,7 +73,9 @@ struct Call<Value: Decodable & Sendable>: Sendable {
         }
       }
       response = head
-      try await client.waitForMinimumDuration(endpoint.minimumDuration, since: started)
+      if endpoint.minimumDuration != nil {
+        try await client.waitForMinimumDuration(endpoint.minimumDuration, since: started)
+      }
       finish(response: head, received: received, error: nil)
       return result
     } catch {
@@ -81,7 +85,9 @@ struct Call<Value: Decodable & Sendable>: Sendable {
       response = failure.response
       progress?.finish(complete: false)
       finish(response: response, received: nil, error: failure)
-      if !failure.isCancellation { try await client.waitForMinimumDuration(endpoint.minimumDuration, since: started) }
+      if !failure.isCancellation, endpoint.minimumDuration != nil {
+        try await client.waitForMinimumDuration(endpoint.minimumDuration, since: started)
+      }
       throw failure
     }
   }

@@ -46,12 +46,14 @@ package struct CleartextPolicy: Sendable, Hashable {
   /// The common loopback authorities (`127.0.0.1`, `localhost`, `[::1]`, with or without a port), recognised without
   /// allocating; anything else goes the long way.
   private static func isLoopbackAuthority(_ authority: String) -> Bool {
-    for prefix in ["127.0.0.1", "localhost", "[::1]"] where authority.utf8.starts(with: prefix.utf8) {
+    for prefix in loopbackAuthorities where authority.utf8.starts(with: prefix.utf8) {
       let rest = authority.utf8.dropFirst(prefix.utf8.count)
       if rest.isEmpty || rest.first == UInt8(ascii: ":") { return true }
     }
     return false
   }
+
+  private static let loopbackAuthorities = ["127.0.0.1", "localhost", "[::1]"]
 
   /// The host of an authority (`user@host:port`, `[::1]:80`), without user info, port or brackets.
   package static func host(of authority: String) -> String? {

@@ -31,16 +31,25 @@ enum Deadline {
     timer shared: DeadlineTimer? = nil,
     _ operation: @escaping @Sendable () async throws -> Result
   ) async throws -> Result {
-    let expired = Locked<Expired?>(nil)
     let work = Task { try await operation() }
     if let shared, idle == nil, seconds.isFinite {
-      let token = shared.register(timeout: seconds) {
-        expired.withLock { $0 = Expired(underlying: CancellationError(), idle: nil) }
-        work.cancel()
+      let token = shared.register(timeout: seconds) { work.cancel() }
+      let result: Result
+      do {
+        result = try await withTaskCancellationHandler {
+          try await work.value
+        } onCancel: {
+          work.cancel()
+        }
+      } catch {
+        guard shared.unregister(token) else { throw (error as? Expired) ?? Expired(underlying: error, idle: nil) }
+        throw error
       }
-      defer { shared.unregister(token) }
-      return try await finish(work, expired: expired)
+      // Work cut short by the deadline may end without an error (a body stream that stops early); never hand it on.
+      guard shared.unregister(token) else { throw Expired(underlying: CancellationError(), idle: nil) }
+      return result
     }
+    let expired = Locked<Expired?>(nil)
     let timer = Task {
       let start = Uptime.now
       while true {

@@ -35,6 +35,23 @@ import Testing
     #expect(timer.heldEntries == 0)
   }
 
+  @Test func unregisteringSaysWhetherTheDeadlineHadPassedWhateverTheOrderCallsFinishIn() async throws {
+    let timer = DeadlineTimer()
+    let fired = Locked(0)
+    let early = timer.register(timeout: 0.05) { fired.withLock { $0 += 1 } }
+    var tokens = (0..<500).map { _ in timer.register(timeout: 60) { fired.withLock { $0 += 1 } } }
+    // Finishing three calls in four, from the back, compacts the queue, so the rest no longer sit at their index.
+    for index in tokens.indices.reversed() where index % 4 != 0 { #expect(timer.unregister(tokens[index])) }
+    tokens = stride(from: 0, to: tokens.count, by: 4).map { tokens[$0] }
+    #expect(timer.heldEntries <= 260)
+    for token in tokens.reversed() { #expect(timer.unregister(token), "finished in time") }
+    let stopwatch = Stopwatch()
+    while fired.withLock({ $0 }) == 0, stopwatch.elapsed < 10 { try await pause(milliseconds: 10) }
+    #expect(!timer.unregister(early), "its deadline had passed")
+    #expect(fired.withLock { $0 } == 1)
+    #expect(timer.heldEntries == 0)
+  }
+
   @Test func aDeadlineThroughTheTimerCancelsTheWorkAndSaysSo() async throws {
     let timer = DeadlineTimer()
     let stopwatch = Stopwatch()
