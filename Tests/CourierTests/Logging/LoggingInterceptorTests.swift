@@ -120,6 +120,31 @@ import Testing
     #expect(capture.entry(startingWith: "←") == nil)
   }
 
+  @Test func aLoggerAboveEveryCallLevelWritesOnlyFailures() async throws {
+    let capture = LogCapture()
+    let logging = LoggingInterceptor(logger: capture.logger(level: .notice))
+    #expect(!logging.logsSuccess)
+    _ = try await logging.intercept(Self.request, body: nil, context: RequestContext(callID: 4), next: Self.answering())
+    #expect(capture.entries.isEmpty)
+
+    let failing = InterceptorNext { _, _, _ in throw CourierError(.timeout, "Too slow", request: Self.request) }
+    await #expect(throws: CourierError.self) {
+      _ = try await logging.intercept(
+        Self.request, body: nil, context: RequestContext(attempt: 2, callID: 5), next: failing)
+    }
+    let line = try #require(capture.entry(startingWith: "✕ GET https://api.example.com/v1/search?q=shoes&page=2"))
+    #expect(line.level == .error)
+    #expect(line.metadata["callID"] == "5")
+    #expect(line.metadata["attempt"] == "2")
+    #expect(capture.entries.count == 1)
+
+    let silent = LoggingInterceptor(logger: capture.logger(level: .critical))
+    await #expect(throws: CourierError.self) {
+      _ = try await silent.intercept(Self.request, body: nil, context: RequestContext(), next: failing)
+    }
+    #expect(capture.entries.count == 1, "an error level below the logger's writes nothing")
+  }
+
   @Test func otherErrorsAreDescribedAsCourierErrorsButRethrownUnchanged() async throws {
     let capture = LogCapture()
     let logging = LoggingInterceptor(logger: capture.logger()) { $0.errorLevel = .critical }

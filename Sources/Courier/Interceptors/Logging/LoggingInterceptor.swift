@@ -115,9 +115,22 @@ public struct LoggingInterceptor: Interceptor {
     next: Next
   ) async throws -> (HTTPResponse, HTTPBody) {
     guard context[LoggedKey.self] else { return try await next(request, body, context) }
-    var logger = self.logger
-    logger[metadataKey: "callID"] = "\(context.callID)"
-    logger[metadataKey: "attempt"] = "\(context.attempt)"
+    guard logsSuccess else {
+      // Nothing to write unless the call fails: no metadata, request line or timing work on the way.
+      let started = Uptime.now
+      do {
+        return try await next(request, body, context)
+      } catch {
+        if logger.logLevel <= errorLevel {
+          let line = LogRequestLine(method: request.method.rawValue, url: redactor.url(of: request))
+          logFailure(
+            error, request: request, line: line, milliseconds: Self.milliseconds(since: started),
+            logger: callLogger(for: context))
+        }
+        throw error
+      }
+    }
+    let logger = callLogger(for: context)
     let line = LogRequestLine(method: request.method.rawValue, url: redactor.url(of: request))
 
     logRequest(request, body: body, line: line, context: context, logger: logger)
@@ -132,6 +145,22 @@ public struct LoggingInterceptor: Interceptor {
       logFailure(error, request: request, line: line, milliseconds: Self.milliseconds(since: started), logger: logger)
       throw error
     }
+  }
+
+  /// Whether ``logger`` writes anything for a call that succeeds: its level reaches one of the request, response,
+  /// body or curl levels.
+  var logsSuccess: Bool {
+    let level = logger.logLevel
+    return level <= requestLevel || level <= responseLevel || level <= bodyLevel
+      || curlLevel.map { level <= $0 } == true
+  }
+
+  /// ``logger`` with the call's ID and attempt as metadata.
+  private func callLogger(for context: RequestContext) -> Logger {
+    var logger = self.logger
+    logger[metadataKey: "callID"] = "\(context.callID)"
+    logger[metadataKey: "attempt"] = "\(context.attempt)"
+    return logger
   }
 
   static func milliseconds(since start: Uptime) -> Int {
