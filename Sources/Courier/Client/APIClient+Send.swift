@@ -83,13 +83,15 @@ extension APIClient {
     if let defaultFieldsProblem { throw defaultFieldsProblem }
     var fields = defaultFields
     try applyHeaderProviders(to: &fields)
-    var custom = HTTPFields()
-    for header in endpoint.headers {
-      let field = try header.validated()
-      custom[field.name] = field.value
-      fields[field.name] = nil
+    if !endpoint.headers.isEmpty {
+      var custom = HTTPFields()
+      for header in endpoint.headers {
+        let field = try header.validated()
+        custom[field.name] = field.value
+        fields[field.name] = nil
+      }
+      fields.append(contentsOf: custom)
     }
-    fields.append(contentsOf: custom)
 
     var body: HTTPBody?
     if let payload = endpoint.body {
