@@ -7,7 +7,8 @@ import Testing
 
 /// Upload progress through the demo API's parser, over every transport.
 @Suite struct UploadProgressEndToEndTests {
-  static let size = 8 * 1024 * 1024
+  // Not a whole number of the buffers a transport reads a file in.
+  static let size = 8 * 1024 * 1024 - 12_345
 
   static func patternFile() throws -> URL {
     try temporaryFile(Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }), name: "clip.mov")
