@@ -138,8 +138,7 @@ extension APIClient {
   }
 
   /// Sleeps until `minimum` seconds have passed since `started`; returns at once when cancelled.
-  func waitForMinimumDuration(_ minimum: TimeInterval?, since started: Uptime) async throws {
-    guard let minimum else { return }
+  func waitForMinimumDuration(_ minimum: TimeInterval, since started: Uptime) async throws {
     do {
       try await sleep(seconds: minimum - started.elapsed())
     } catch {

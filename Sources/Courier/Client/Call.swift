@@ -73,8 +73,8 @@ struct Call<Value: Decodable & Sendable>: Sendable {
         }
       }
       response = head
-      if endpoint.minimumDuration != nil {
-        try await client.waitForMinimumDuration(endpoint.minimumDuration, since: started)
+      if let minimum = endpoint.minimumDuration {
+        try await client.waitForMinimumDuration(minimum, since: started)
       }
       finish(response: head, received: received, error: nil)
       return result
@@ -85,8 +85,8 @@ struct Call<Value: Decodable & Sendable>: Sendable {
       response = failure.response
       progress?.finish(complete: false)
       finish(response: response, received: nil, error: failure)
-      if !failure.isCancellation, endpoint.minimumDuration != nil {
-        try await client.waitForMinimumDuration(endpoint.minimumDuration, since: started)
+      if !failure.isCancellation, let minimum = endpoint.minimumDuration {
+        try await client.waitForMinimumDuration(minimum, since: started)
       }
       throw failure
     }
