@@ -306,6 +306,27 @@ if command -v valgrind >/dev/null 2>&1; then
     query raw --fields 100 -- query courier --fields 100
   instruction_row "Query encoding of a 5-field struct" 20000 60000 \
     query raw --fields 5 -- query courier --fields 5
+  # The client's CPU per MiB of a file upload over AsyncHTTPClient: 32 and 160 MiB files, the difference over 128.
+  truncate -s $((32 * 1024 * 1024)) "$WORK/www/upload-32.bin"
+  truncate -s $((160 * 1024 * 1024)) "$WORK/www/upload-160.bin"
+  per_mib() {
+    local counts=()
+    for size in 32 160; do
+      counts+=("$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$STRIPPED" "$1" "$2" \
+        --base-url "$BASE_URL" --file "$WORK/www/upload-$size.bin" 2>&1 | awk '/refs:/ { gsub(",", "", $NF); print $NF }')")
+      rm -f "$WORK"/dav/upload/*.bin
+    done
+    awk -v a="${counts[0]}" -v b="${counts[1]}" 'BEGIN { printf "%.0f", (b - a) / 128 }'
+  }
+  for scenario in upload multipart; do
+    raw=$(per_mib "$scenario" ahc-raw)
+    courier=$(per_mib "$scenario" ahc-courier)
+    title="1 MiB of a $([[ $scenario == upload ]] && echo file || echo multipart) upload — AsyncHTTPClient"
+    printf '  %-52s raw %9s, Courier %9s instructions per MiB\n' "$title" "$raw" "$courier"
+    INSTRUCTION_ROWS+=("$(awk -v t="$title" -v r="$raw" -v c="$courier" \
+      'BEGIN { printf "| %s | %d | %d | %.3f | %+.1f%% |", t, r, c, r / c, 100 * (c - r) / r }')")
+  done
+  rm -f "$WORK/www/upload-32.bin" "$WORK/www/upload-160.bin"
 else
   echo "  valgrind is not installed: no instruction counts"
 fi
