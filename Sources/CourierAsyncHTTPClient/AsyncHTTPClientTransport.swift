@@ -91,7 +91,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     // memory, goes through the delegate API, which reports the written head (only when someone listens for it).
     let signalsThroughDelegate = options.requestSent != nil && (body == nil || body?.bufferedData != nil)
     var clientRequest = try HTTPClientRequest(
-      request, body: signalsThroughDelegate ? nil : body, requestSent: options.requestSent)
+      request, body: signalsThroughDelegate ? nil : body, requestSent: options.requestSent,
+      writtenBy: client.eventLoopGroup)
     // Also on a client made elsewhere (`HTTPClient.shared`), the policy holds.
     if let tls = configuration.tlsConfiguration { clientRequest.tlsConfiguration = tls }
     let clientResponse: HTTPClientResponse

@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import NIOCore
+import NIOPosix
 import Testing
 
 @testable import CourierAsyncHTTPClient
@@ -195,6 +196,47 @@ import Darwin
         #expect(error?.detail.contains(file.path) == true)
       }
     }
+  }
+
+  /// A streamed body hands over about a MiB and then waits while its event loops are busy: AsyncHTTPClient queues a
+  /// write per buffer without waiting for the loop, so a body that did not wait would be read out whole into that
+  /// queue. Chunks of a stream and buffers of a file alike.
+  @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+  func aStreamedBodyWaitsForBusyEventLoops(fromFile: Bool) async throws {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let chunk = Data(repeating: 7, count: 64 * 1024)
+    let total = 64 * chunk.count
+    let file = try temporaryFile(Data(repeating: 7, count: total))
+    let body: HTTPClientRequest.Body
+    if fromFile {
+      body = .courier(try HTTPBody.file(at: file), writtenBy: group)
+    } else {
+      let chunks = AsyncStream<Data> { continuation in
+        for _ in 0..<64 { continuation.yield(chunk) }
+        continuation.finish()
+      }
+      body = .courier(HTTPBody(chunks, length: Int64(total)), writtenBy: group)
+    }
+    actor Tally {
+      var bytes = 0
+      func add(_ count: Int) { bytes += count }
+    }
+    let handed = Tally()
+    let busy = DispatchSemaphore(value: 0)
+    group.next().execute { busy.wait() }
+    let reader = Task {
+      // AsyncHTTPClient's own way of reading a request body.
+      for try await buffer in body { await handed.add(buffer.readableBytes) }
+    }
+    // It reads up to the stride without waiting (the time limit fails a body that never gets there), then waits.
+    while await handed.bytes < EventLoopQueues.stride { try await Task.sleep(for: .milliseconds(10)) }
+    try await Task.sleep(for: .milliseconds(300))
+    let whileBusy = await handed.bytes
+    #expect(whileBusy <= EventLoopQueues.stride + 512 * 1024, "\(whileBusy) bytes handed over while the loop was busy")
+    busy.signal()
+    try await reader.value
+    #expect(await handed.bytes == total)
+    try await group.shutdownGracefully()
   }
 
   @Test func aBodyCutShortByCancellationThrowsInsteadOfEnding() async throws {
