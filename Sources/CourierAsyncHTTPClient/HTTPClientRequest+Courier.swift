@@ -103,6 +103,29 @@ struct EventLoopQueues: Sendable {
     loops = Array(group.makeIterator())
   }
 
+  /// Counts the bytes a body hands over, and waits on the loops once a stride has passed since the last wait.
+  struct Pace: Sendable {
+    let queues: EventLoopQueues
+    /// Bytes handed over since the loops were last waited on.
+    private var unwaited = 0
+
+    init(_ queues: EventLoopQueues) {
+      self.queues = queues
+    }
+
+    /// Counts bytes handed over.
+    mutating func handedOver(_ count: Int) {
+      unwaited += count
+    }
+
+    /// Waits on the loops if a stride has been handed over since the last wait; call before handing over more.
+    mutating func waitIfDue() async {
+      guard unwaited >= EventLoopQueues.stride else { return }
+      unwaited = 0
+      await queues.drain()
+    }
+  }
+
   /// Returns once every loop has run the tasks queued on it before this call.
   func drain() async {
     guard !loops.isEmpty else { return }
@@ -138,9 +161,7 @@ struct RequestBodyChunks: AsyncSequence, Sendable {
   struct AsyncIterator: AsyncIteratorProtocol {
     var chunks: HTTPBody.AsyncIterator
     var requestSent: (@Sendable () -> Void)?
-    let queues: EventLoopQueues
-    /// Bytes handed over since the event loops were last waited on.
-    var unwaited = 0
+    var pace: EventLoopQueues.Pace
     let allocator = ByteBufferAllocator()
 
     mutating func next() async throws -> ByteBuffer? {
@@ -148,17 +169,14 @@ struct RequestBodyChunks: AsyncSequence, Sendable {
         requestSent = nil
         sent()
       }
-      if unwaited >= EventLoopQueues.stride {
-        unwaited = 0
-        await queues.drain()
-      }
+      await pace.waitIfDue()
       guard let chunk = try await chunks.next() else { return nil }
-      unwaited += chunk.count
+      pace.handedOver(chunk.count)
       return allocator.buffer(bytes: chunk)
     }
   }
 
   func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(chunks: body.makeAsyncIterator(), requestSent: requestSent, queues: queues)
+    AsyncIterator(chunks: body.makeAsyncIterator(), requestSent: requestSent, pace: EventLoopQueues.Pace(queues))
   }
 }

@@ -32,24 +32,19 @@ struct SegmentByteBuffers: AsyncSequence, Sendable {
     var file: OpenedFile?
     var requestSent: (@Sendable () -> Void)?
     let report: (@Sendable (Int) -> Void)?
-    let queues: EventLoopQueues
-    /// Bytes handed over since the event loops were last waited on.
-    var unwaited = 0
+    var pace: EventLoopQueues.Pace
 
     mutating func next() async throws -> ByteBuffer? {
       if let sent = requestSent {
         requestSent = nil
         sent()
       }
-      if unwaited >= EventLoopQueues.stride {
-        unwaited = 0
-        await queues.drain()
-      }
+      await pace.waitIfDue()
       while true {
         if let current = file {
           if let buffer = try await current.next() {
             report?(buffer.readableBytes)
-            unwaited += buffer.readableBytes
+            pace.handedOver(buffer.readableBytes)
             return buffer
           }
           file = nil
@@ -62,7 +57,7 @@ struct SegmentByteBuffers: AsyncSequence, Sendable {
         case .data(let data):
           guard !data.isEmpty else { continue }
           report?(data.count)
-          unwaited += data.count
+          pace.handedOver(data.count)
           return ByteBuffer(bytes: data)
         case .file(let url, let size):
           file = try await OpenedFile(url: url, expectedSize: size)
@@ -72,7 +67,9 @@ struct SegmentByteBuffers: AsyncSequence, Sendable {
   }
 
   func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(segments: segments, requestSent: requestSent, report: body.startReporting(), queues: queues)
+    AsyncIterator(
+      segments: segments, requestSent: requestSent, report: body.startReporting(),
+      pace: EventLoopQueues.Pace(queues))
   }
 }
 
