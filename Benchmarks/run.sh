@@ -49,14 +49,32 @@ if [[ -d /dev/shm ]] && (($(df -Pk /dev/shm | awk 'NR==2 {print $4}') > 3 * LARG
 fi
 WORK="$(mktemp -d "$PARENT/courier-bench.XXXXXX")"
 NGINX_PID=""
+# Freed memory stays with this machine for a minute. On a virtual machine whose kernel reports freed pages to the
+# host at once (free page reporting with `min_free_ms` 0, as here), the host discards them, and the next write to
+# them faults on the host. Every upload makes nginx write the whole body into a new file, deleted after each round,
+# so its rate depended on which pages that file got: the same 1 GiB upload cost nginx 0.46 s or 2.2 s of CPU, three
+# quarters of it in the kernel's copy into those pages, and ran at 2,100 or 465 MB/s. A minute is the longest the
+# kernel accepts and much longer than a round. The setting is put back at exit.
+REPORTING=/sys/module/page_reporting/parameters/min_free_ms
+REPORTING_BEFORE=""
 cleanup() {
   if [[ -n "$NGINX_PID" ]] && kill -0 "$NGINX_PID" 2>/dev/null; then
     kill -QUIT "$NGINX_PID" 2>/dev/null || true
     wait "$NGINX_PID" 2>/dev/null || true
   fi
   rm -rf "$WORK"
+  if [[ -n "$REPORTING_BEFORE" ]]; then echo "$REPORTING_BEFORE" >"$REPORTING" || true; fi
 }
 trap cleanup EXIT
+REPORTING_NOTE=""
+if [[ -w $REPORTING ]]; then
+  REPORTING_BEFORE="$(cat "$REPORTING")"
+  if echo 60000 >"$REPORTING" 2>/dev/null; then
+    REPORTING_NOTE="Freed pages were reported to the host after a minute instead of after $REPORTING_BEFORE ms."
+  else
+    REPORTING_BEFORE=""
+  fi
+fi
 
 PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' \
   2>/dev/null || echo $((20000 + RANDOM % 20000)))"
@@ -252,7 +270,7 @@ done
 echo "$LARGE_MIB MiB transfers…"
 # nginx stays on one core during the transfers. Left to the scheduler, a download ran at about 1,000 or about
 # 3,000 MB/s depending on where nginx and the client's threads happened to land (a spread of 139% over 8 runs);
-# with nginx on core 0, 6 runs in a row were within 30% of each other, and uploads stopped being bimodal.
+# with nginx on core 0, 6 runs in a row were within 30% of each other.
 pin_nginx() {
   command -v taskset >/dev/null && (($(nproc) > 1)) || return 0
   local pid
@@ -440,6 +458,10 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo "alternating runs, after one unmeasured run of each side, repeated until both sides' interquartile spread,"
   echo "(Q3 − Q1) / median, is under 5% or $MAX_ROUNDS runs; its range, (max − min) / median, is shown too. During the"
   echo "transfers nginx is pinned to core 0 (\`taskset\`), so that where the scheduler puts it does not decide the rate."
+  if [[ -n "$REPORTING_NOTE" ]]; then
+    echo "$REPORTING_NOTE (\`page_reporting.min_free_ms\`, put back at exit), so that the pages nginx writes an"
+    echo "upload into have not just been handed back to the virtual machine's host."
+  fi
   echo "MB/s is 10^6 bytes per second."
   echo
   echo "| Scenario | Raw | Raw peak RSS | Courier | Courier peak RSS | Courier/raw | Spread raw / Courier |"
