@@ -71,7 +71,7 @@ REPORTING_NOTE=""
 if [[ -w $REPORTING ]]; then
   REPORTING_BEFORE="$(cat "$REPORTING")"
   if echo 60000 >"$REPORTING" 2>/dev/null; then
-    REPORTING_NOTE="Freed pages were reported to the host after a minute instead of after $REPORTING_BEFORE ms."
+    REPORTING_NOTE="Freed pages were reported to the host after a minute instead of after $REPORTING_BEFORE ms"
   else
     REPORTING_BEFORE=""
   fi
