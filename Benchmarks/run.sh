@@ -7,7 +7,9 @@
 # Installs nginx from the distribution's packages when it is missing, starts it in the foreground with its own
 # configuration and temporary directories (nothing of the system's nginx is used or touched), builds the benchmark
 # package in release mode, runs every measurement in its own process (so each peak RSS belongs to one scenario),
-# stops nginx, and prints one `ratio <scenario> <value>` line per scenario.
+# stops nginx, and prints one `ratio <scenario> <value>` line per scenario. Run as root on a virtual machine with
+# free page reporting, it also keeps freed memory from the host for a minute while it runs (`min_free_ms` below) and
+# puts the kernel's setting back at exit.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
