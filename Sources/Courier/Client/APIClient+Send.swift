@@ -6,11 +6,12 @@ extension APIClient {
   ///
   /// - Throws: ``CourierError`` and nothing else. Cancelling the calling task cancels the transfer and throws an
   ///   error whose ``CourierError/isCancellation`` is true.
-  @discardableResult
+  @discardableResult @inline(__always)
   public func send<Value>(_ endpoint: Endpoint<Value>) async throws -> Response<Value> {
     try await send(endpoint, progress: TransferReporters(endpoint))
   }
 
+  @inline(__always)
   func send<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> Response<Value> {
     let call = Call(client: self, endpoint: endpoint, progress: progress, incremental: false)
     return try await call.run { [self] request, response, body in
