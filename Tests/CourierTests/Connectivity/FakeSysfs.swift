@@ -32,7 +32,13 @@ final class FakeSysfs: Sendable {
     hardware: Bool = true,
     wireless: Bool = false
   ) throws {
-    let directory = root.appendingPathComponent(name)
+    let target = root.appendingPathComponent(name)
+    // A new interface is written beside the tree and moved in at once, so a monitor polling meanwhile never sees
+    // it half written (without its `wireless` directory, say).
+    let isNew = !FileManager.default.fileExists(atPath: target.path)
+    let directory =
+      isNew
+      ? root.deletingLastPathComponent().appendingPathComponent("courier-sysfs-staging-\(UUID().uuidString)") : target
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     try write("\(operstate)\n", to: directory.appendingPathComponent("operstate"))
     try write("\(type)\n", to: directory.appendingPathComponent("type"))
@@ -51,6 +57,7 @@ final class FakeSysfs: Sendable {
       try FileManager.default.createDirectory(
         at: directory.appendingPathComponent("wireless"), withIntermediateDirectories: true)
     }
+    if isNew { try FileManager.default.moveItem(at: directory, to: target) }
   }
 
   /// Brings an interface up (`operstate` up, carrier 1) or takes its link down (`operstate` down, carrier 0).
