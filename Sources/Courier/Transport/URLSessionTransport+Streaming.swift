@@ -83,6 +83,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
 /// One streaming task's callbacks: the response head resumes the caller, body chunks go to the response body's
 /// stream, and sent byte counts to the request body's progress.
+///
+/// A caller that does not read the body as it arrives gets a small body whole: when the head declares a length up to
+/// ``StreamingCall/wholeBodyLimit`` (or has no body), the caller is resumed once the task completed, with the body
+/// collected here, as the AsyncHTTPClient transport does; no stream is made for it.
 final class StreamingTaskDelegate: Sendable {
   private struct State {
     var head: CheckedContinuation<URLResponse, any Error>?
@@ -97,34 +101,40 @@ final class StreamingTaskDelegate: Sendable {
     var endedCleanly = false
     /// Body bytes received so far.
     var received = 0
+    /// The final head, while the body is collected whole before the caller is resumed.
+    var collecting: URLResponse?
+    /// The body collected whole.
+    var collected: Data?
+    /// Where the body's chunks go when it is handed on as it arrives.
+    var chunks: AsyncThrowingStream<Data, any Error>.Continuation?
+    var stream: AsyncThrowingStream<Data, any Error>?
   }
 
   private let state = Locked(State())
-  private let chunks: AsyncThrowingStream<Data, any Error>.Continuation
-  let stream: AsyncThrowingStream<Data, any Error>
   private let progress: ProgressReporter?
   private let request: HTTPRequest
   private let uploadLength: Int64?
   private let temporaryFile: URL?
   private let requestSent: (@Sendable () -> Void)?
   private let limit: Int?
+  /// The longest declared body that is collected whole, or `nil` when the caller reads the body as it arrives.
+  private let collectsUpTo: Int?
 
   init(
     request: HTTPRequest, progress: ProgressReporter?, uploadLength: Int64?, temporaryFile: URL?,
-    requestSent: (@Sendable () -> Void)?, limit: Int?
+    requestSent: (@Sendable () -> Void)?, limit: Int?, collectsUpTo: Int?
   ) {
     self.requestSent = requestSent
     self.limit = limit
-    (stream, chunks) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
+    self.collectsUpTo = collectsUpTo
     self.request = request
     self.progress = progress
     self.uploadLength = uploadLength
     self.temporaryFile = temporaryFile
-    // A consumer that stops reading (or is cancelled) ends the transfer.
-    chunks.onTermination = { [weak self] _ in self?.cancel() }
   }
 
-  /// Starts `task` and waits for the response head; cancelling the calling task cancels `task`.
+  /// Starts `task` and waits for the response head (with a body collected whole, for the whole response);
+  /// cancelling the calling task cancels `task`.
   func start(_ task: URLSessionTask) async throws -> URLResponse {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
@@ -142,6 +152,11 @@ final class StreamingTaskDelegate: Sendable {
     }
   }
 
+  /// The response body: collected whole, or the stream its chunks arrive on.
+  var body: (whole: Data?, chunks: AsyncThrowingStream<Data, any Error>?) {
+    state.withLock { state in (state.collected, state.stream) }
+  }
+
   /// Cancels the task (the caller was cancelled or stopped reading the body).
   func cancel() {
     let task = state.withLock { state in
@@ -154,35 +169,85 @@ final class StreamingTaskDelegate: Sendable {
   func received(_ response: URLResponse) {
     // FoundationNetworking reports interim 1xx heads (103 Early Hints, an unasked-for 100) as responses of their own
     // before the final one; only the final head is the response (101 ends the exchange and is final here).
-    if let status = (response as? HTTPURLResponse)?.statusCode, (100..<200).contains(status), status != 101 { return }
+    let status = (response as? HTTPURLResponse)?.statusCode
+    if let status, (100..<200).contains(status), status != 101 { return }
     requestSent?()
-    let head = state.withLock { state in
-      defer {
-        state.head = nil
-        state.headDelivered = true
+    let whole = collectsWhole(response, status: status)
+    let (stream, chunks) =
+      whole ? (nil, nil) : AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
+    // A consumer that stops reading (or is cancelled) ends the transfer.
+    chunks?.onTermination = { [weak self] _ in self?.cancel() }
+    let head = state.withLock { state -> CheckedContinuation<URLResponse, any Error>? in
+      state.headDelivered = true
+      if whole {
+        state.collecting = response
+        return nil
       }
+      state.stream = stream
+      state.chunks = chunks
+      defer { state.head = nil }
       return state.head
     }
     head?.resume(returning: response)
   }
 
+  /// Whether the body of `response` is collected whole: the caller does not read it as it arrives, and it is empty
+  /// or declares a length within ``collectsUpTo``.
+  private func collectsWhole(_ response: URLResponse, status: Int?) -> Bool {
+    guard let collectsUpTo else { return false }
+    if request.method == .head || status == 204 || status == 304 { return true }
+    let length = response.expectedContentLength
+    return length >= 0 && length <= Int64(min(collectsUpTo, limit ?? .max))
+  }
+
   func received(_ data: Data) {
-    guard let limit else {
-      chunks.yield(data)
-      return
+    enum Next {
+      case stream(AsyncThrowingStream<Data, any Error>.Continuation?, total: Int)
+      case collected
+      case tooLarge(CheckedContinuation<URLResponse, any Error>?, head: URLResponse?)
     }
-    // The reader stops at `limit` bytes; receiving far ahead of it would hold the rest in memory.
-    let total = state.withLock { state in
+    let next = state.withLock { state -> Next in
       state.received += data.count
-      return state.received
+      guard state.collecting != nil else { return .stream(state.chunks, total: state.received) }
+      if let limit, state.received > limit {
+        // A coded body decoded to more than it declared.
+        defer {
+          state.head = nil
+          state.collecting = nil
+          state.collected = nil
+        }
+        return .tooLarge(state.head, head: state.collecting)
+      }
+      if state.collected == nil { state.collected = data } else { state.collected?.append(data) }
+      return .collected
     }
-    chunks.yield(data)
-    if total > limit {
-      chunks.finish(
-        throwing: CourierError(
-          .responseTooLarge, "The body is larger than the limit of \(limit) bytes", request: request))
+    switch next {
+    case .collected:
+      return
+    case .tooLarge(let continuation, let head):
+      continuation?.resume(throwing: keepingHead(tooLarge, of: head))
       cancel()
+    case .stream(let chunks, let total):
+      chunks?.yield(data)
+      // The reader stops at `limit` bytes; receiving far ahead of it would hold the rest in memory.
+      if let limit, total > limit {
+        chunks?.finish(throwing: tooLarge)
+        cancel()
+      }
     }
+  }
+
+  private var tooLarge: CourierError {
+    CourierError(.responseTooLarge, "The body is larger than the limit of \(limit ?? 0) bytes", request: request)
+  }
+
+  /// `failure` with the head of `response` (whose body was being collected), as a failure while reading the body
+  /// carries it.
+  private func keepingHead(_ failure: CourierError, of response: URLResponse?) -> CourierError {
+    guard let response, failure.response == nil else { return failure }
+    var failure = failure
+    failure.response = try? URLSessionTransport.head(of: response, request: request)
+    return failure
   }
 
   func declinedChallenge() {
@@ -195,23 +260,28 @@ final class StreamingTaskDelegate: Sendable {
   }
 
   func completed(_ error: (any Error)?) {
-    let (head, answered) = state.withLock { state in
+    let (head, answered, whole, chunks) = state.withLock { state in
       state.completed = true
       defer { state.head = nil }
       let answered = state.declinedChallenge && state.headDelivered && !state.cancelled
       state.endedCleanly = error == nil || answered
-      return (state.head, answered)
+      if state.collecting != nil, state.collected == nil { state.collected = Data() }
+      return (state.head, answered, state.collecting, state.chunks)
     }
     if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
     if let error, answered, (error as? URLError)?.code == .cancelled {
-      chunks.finish()  // the challenge's response was delivered whole before the task was ended
+      // The challenge's response was delivered whole before the task was ended.
+      if let whole { head?.resume(returning: whole) }
+      chunks?.finish()
     } else if let error {
       let failure = CourierError(transportFailure: error, request: request)
-      head?.resume(throwing: failure)
-      chunks.finish(throwing: failure)
+      head?.resume(throwing: keepingHead(failure, of: whole))
+      chunks?.finish(throwing: failure)
+    } else if let whole {
+      head?.resume(returning: whole)
     } else {
       head?.resume(throwing: CourierError(.transport, "The server sent no response", request: request))
-      chunks.finish()
+      chunks?.finish()
     }
   }
 
@@ -228,15 +298,19 @@ struct StreamingCall {
   let requestSent: (@Sendable () -> Void)?
   /// The most body bytes to receive before ending the task (the reader would refuse more).
   var limit: Int?
+  /// Whether a small body is collected whole before the caller is resumed (the caller does not read it as it
+  /// arrives).
+  var collectsWhole = false
 
   /// Chunk size for writing a streamed request body to its temporary file.
   static let spoolChunkSize = 256 * 1024
 
   func run(_ urlRequest: URLRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
     var urlRequest = urlRequest
-    // URLSession sets Content-Length itself from the data or file it uploads.
-    urlRequest.setValue(nil, forHTTPHeaderField: "Content-Length")
-    urlRequest.httpBody = nil
+    // URLSession sets Content-Length itself from the data or file it uploads. (Each change copies the request, so
+    // only what is there is removed.)
+    if request.headerFields[.contentLength] != nil { urlRequest.setValue(nil, forHTTPHeaderField: "Content-Length") }
+    if urlRequest.httpBody != nil { urlRequest.httpBody = nil }
     let task: URLSessionTask
     var temporaryFile: URL?
     var uploadLength: Int64?
@@ -256,16 +330,23 @@ struct StreamingCall {
     }
     let taskDelegate = StreamingTaskDelegate(
       request: request, progress: body?.progress, uploadLength: uploadLength, temporaryFile: temporaryFile,
-      requestSent: requestSent, limit: limit)
+      requestSent: requestSent, limit: limit, collectsUpTo: collectsWhole ? Self.wholeBodyLimit : nil)
     delegate.register(taskDelegate, for: task)
     let urlResponse = try await taskDelegate.start(task)
     let response = try URLSessionTransport.head(of: urlResponse, request: request)
+    let body = taskDelegate.body
+    if let whole = body.whole { return (response, HTTPBody(whole)) }
     var length: Int64?
     if urlResponse.expectedContentLength >= 0, response.headerFields[.contentEncoding] == nil {
       length = urlResponse.expectedContentLength
     }
-    return (response, HTTPBody(ResponseChunks(delegate: taskDelegate), length: length))
+    let chunks = body.chunks ?? AsyncThrowingStream { $0.finish() }
+    return (response, HTTPBody(ResponseChunks(chunks: chunks, delegate: taskDelegate), length: length))
   }
+
+  /// The longest body a response may declare and still be collected whole for a caller that does not read it as
+  /// it arrives (the AsyncHTTPClient transport's default `responseBufferingLimit`).
+  static let wholeBodyLimit = 1 << 20
 
   /// Writes a streamed body to a temporary file, a chunk at a time, so URLSession can upload it with a known length.
   private func spool(_ body: HTTPBody) async throws -> (URL, Int64) {
@@ -294,15 +375,16 @@ struct StreamingCall {
 /// instead of passing for a short body. Dropping the iterator cancels the task.
 struct ResponseChunks: AsyncSequence, Sendable {
   typealias Element = Data
+  let chunks: AsyncThrowingStream<Data, any Error>
   let delegate: StreamingTaskDelegate
 
   final class AsyncIterator: AsyncIteratorProtocol {
     var base: AsyncThrowingStream<Data, any Error>.AsyncIterator
     let delegate: StreamingTaskDelegate
 
-    init(delegate: StreamingTaskDelegate) {
+    init(chunks: AsyncThrowingStream<Data, any Error>, delegate: StreamingTaskDelegate) {
       self.delegate = delegate
-      base = delegate.stream.makeAsyncIterator()
+      base = chunks.makeAsyncIterator()
     }
 
     deinit { delegate.cancel() }
@@ -317,6 +399,6 @@ struct ResponseChunks: AsyncSequence, Sendable {
   }
 
   func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(delegate: delegate)
+    AsyncIterator(chunks: chunks, delegate: delegate)
   }
 }

@@ -18,7 +18,10 @@ import FoundationNetworking
 /// (dispatched by the session's delegate, which FoundationNetworking on Linux calls where it ignores
 /// `URLSessionTask.delegate`): a file body is uploaded from its file, any other streamed body is first written to
 /// a temporary file (URLSession then sends its `Content-Length`; Courier never sets one beside a body stream), and
-/// the response body arrives chunk by chunk as the server sends it. URLSession cannot pause a running transfer on
+/// the response body arrives chunk by chunk as the server sends it; a body of at most 1 MiB by its `Content-Length`
+/// that the caller does not read as it arrives is handed on whole, as the AsyncHTTPClient transport does (on Linux
+/// the session's delegate runs on a serial dispatch queue rather than an `OperationQueue`, which costs more than
+/// the callbacks it runs). URLSession cannot pause a running transfer on
 /// Linux, so a consumer slower than the network lets received chunks queue in memory; the AsyncHTTPClient
 /// transport applies back-pressure instead. A session passed to ``init(session:)`` has no Courier delegate: its
 /// bodies are sent and received whole.
@@ -38,13 +41,17 @@ public final class URLSessionTransport: HTTPTransport {
   /// Creates a transport with its own session.
   public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration()) {
     let delegate = SessionDelegate()
+    #if canImport(FoundationNetworking)
+    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: DelegateQueue())
+    #else
     session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    #endif
     self.delegate = delegate
     ownsSession = true
     #if canImport(FoundationNetworking)
     let unrepeatableDelegate = SessionDelegate()
     unrepeatable = (
-      URLSession(configuration: configuration, delegate: unrepeatableDelegate, delegateQueue: nil),
+      URLSession(configuration: configuration, delegate: unrepeatableDelegate, delegateQueue: DelegateQueue()),
       unrepeatableDelegate
     )
     #else
@@ -153,18 +160,18 @@ public final class URLSessionTransport: HTTPTransport {
       throw CourierError(.invalidURL, "The request has no usable URL", request: request)
     }
     let buffered = body.map { $0.bufferedData != nil && $0.progress == nil } ?? true
+    let incremental = options.deliversBodyIncrementally || options.idleTimeout != nil
     if let unrepeatable, !request.method.isIdempotent {
       urlRequest.setValue("close", forHTTPHeaderField: "Connection")
       return try await StreamingCall(
         session: unrepeatable.session, delegate: unrepeatable.delegate, request: request,
-        requestSent: options.requestSent, limit: options.maxResponseBytes
+        requestSent: options.requestSent, limit: options.maxResponseBytes, collectsWhole: !incremental
       ).run(urlRequest, body: body)
     }
-    let incremental = options.deliversBodyIncrementally || options.idleTimeout != nil
     if let delegate, Self.answersChallengesOnlyWithDelegates || incremental || !buffered {
       return try await StreamingCall(
         session: session, delegate: delegate, request: request, requestSent: options.requestSent,
-        limit: options.maxResponseBytes
+        limit: options.maxResponseBytes, collectsWhole: !incremental
       )
       .run(urlRequest, body: body)
     }
