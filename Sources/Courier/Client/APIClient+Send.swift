@@ -15,18 +15,25 @@ extension APIClient {
   func send<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> Response<Value> {
     let call = Call(client: self, endpoint: endpoint, progress: progress, incremental: false)
     return try await call.run { [self] request, response, body in
-      let data = try await body.collect(upTo: call.context[MaxResponseBytesKey.self] ?? .max)
-      progress?.download?.finish(complete: true)
-      var result = try makeResponse(endpoint, request: request, response: response, data: data)
-      result.redirects = call.context.events.redirects
+      let data = try await call.collect(body)
+      let value = try decode(endpoint, request: request, response: response, data: data)
+      let result = Response(
+        value: value, data: data, response: response, request: request, cacheStatus: CacheStatus(response),
+        redirects: call.context.events.redirects)
       return (result, Int64(data.count))
     }
   }
 
   /// Sends `endpoint` and returns only the decoded value.
+  ///
+  /// The same call as ``send(_:)``, without making the ``Response``.
   @discardableResult
   public func value<Value>(_ endpoint: Endpoint<Value>) async throws -> Value {
-    try await send(endpoint).value
+    let call = Call(client: self, endpoint: endpoint, progress: TransferReporters(endpoint), incremental: false)
+    return try await call.run { [self] request, response, body in
+      let data = try await call.collect(body)
+      return (try decode(endpoint, request: request, response: response, data: data), Int64(data.count))
+    }
   }
 
   /// Sends a value of an ``EndpointConvertible`` type, decoding the body as `type`.
@@ -147,22 +154,20 @@ extension APIClient {
     }
   }
 
-  func makeResponse<Value>(
+  /// The value `endpoint` makes of a response: its body decoded, or the error for a status it does not accept or a
+  /// body that does not decode.
+  func decode<Value>(
     _ endpoint: Endpoint<Value>,
     request: HTTPRequest,
     response: HTTPResponse,
     data: Data
-  ) throws -> Response<Value> {
+  ) throws -> Value {
     guard endpoint.accepts(response.status) else {
       throw unacceptable(endpoint, request: request, response: response, data: data)
     }
     do {
-      let decoder = self.decoder(for: endpoint)
-      let value = try ResponseDecoding.decode(
-        Value.self, data: data, response: response, decoder: decoder,
-        custom: endpoint.decodeBody)
-      return Response(
-        value: value, data: data, response: response, request: request, cacheStatus: CacheStatus(response))
+      return try ResponseDecoding.decode(
+        Value.self, data: data, response: response, decoder: decoder(for: endpoint), custom: endpoint.decodeBody)
     } catch {
       var failure = ResponseDecoding.failure(error, type: Value.self, data: data)
       failure.request = request

@@ -9,19 +9,29 @@ import HTTPTypes
 /// interceptors and the transport, hands the response head and body to its front-end, and then finishes whatever
 /// happened: every error becomes a ``CourierError`` that knows about cancellation and carries the request and the
 /// response head, progress ends, the finished event is sent, and the minimum duration is kept.
-struct Call<Value: Decodable & Sendable>: Sendable {
+///
+/// The call keeps only what it needs of the endpoint, so that nothing after ``init(client:endpoint:progress:incremental:)``
+/// depends on the endpoint's value type: generic code that is not specialized for that type looks its metadata up
+/// at run time, each time.
+struct Call: Sendable {
   let client: APIClient
-  let endpoint: Endpoint<Value>
   let progress: TransferReporters?
   let context: RequestContext
   let started = Uptime.now
+  /// The request the endpoint describes with its body, or why it could not be built.
+  let built: Result<(request: HTTPRequest, body: HTTPBody?), any Error>
+  /// The endpoint's ``Endpoint/minimumDuration``.
+  let minimumDuration: TimeInterval?
 
   /// A call of `endpoint` reporting to `progress`; `incremental` when the caller reads the body as it arrives (and
   /// the body is then not limited: a buffered call reads at most the endpoint's or the client's maximum).
-  init(client: APIClient, endpoint: Endpoint<Value>, progress: TransferReporters?, incremental: Bool) {
+  init<Value>(
+    client: APIClient, endpoint: borrowing Endpoint<Value>, progress: TransferReporters?, incremental: Bool
+  ) {
     self.client = client
-    self.endpoint = endpoint
     self.progress = progress
+    minimumDuration = endpoint.minimumDuration
+    built = Result { try client.makeRequest(endpoint) }
     var attributes = endpoint.attributes
     if incremental || progress?.download != nil { attributes[IncrementalBodyKey.self] = true }
     if let progress { attributes[TransferReportersKey.self] = progress }
@@ -53,7 +63,7 @@ struct Call<Value: Decodable & Sendable>: Sendable {
     var request: HTTPRequest?
     var response: HTTPResponse?
     do {
-      let (built, body) = try client.makeRequest(endpoint)
+      let (built, body) = try self.built.get()
       request = built
       try Task.checkCancellation()
       let idle = context[IdleTimeoutKey.self]
@@ -73,7 +83,7 @@ struct Call<Value: Decodable & Sendable>: Sendable {
         }
       }
       response = head
-      if let minimum = endpoint.minimumDuration {
+      if let minimum = minimumDuration {
         try await client.waitForMinimumDuration(minimum, since: started)
       }
       finish(response: head, received: received, error: nil)
@@ -85,11 +95,18 @@ struct Call<Value: Decodable & Sendable>: Sendable {
       response = failure.response
       progress?.finish(complete: false)
       finish(response: response, received: nil, error: failure)
-      if !failure.isCancellation, let minimum = endpoint.minimumDuration {
+      if !failure.isCancellation, let minimum = minimumDuration {
         try await client.waitForMinimumDuration(minimum, since: started)
       }
       throw failure
     }
+  }
+
+  /// The whole of a body the caller does not stream, up to the call's limit; download progress ends with it.
+  func collect(_ body: HTTPBody) async throws -> Data {
+    let data = try await body.collect(upTo: context[MaxResponseBytesKey.self] ?? .max)
+    progress?.download?.finish(complete: true)
+    return data
   }
 
   /// The ``CourierError`` for what the work threw: a timeout when the deadline passed, with the response head when

@@ -6,14 +6,14 @@ struct TransferReporters: Sendable {
   var download: ProgressReporter?
 
   /// Reporters for the endpoint's progress callbacks; `nil` when it has none, so plain calls pay nothing.
-  init?<Value>(_ endpoint: Endpoint<Value>) {
+  init?<Value>(_ endpoint: borrowing Endpoint<Value>) {
     guard endpoint.attributes[UploadProgressKey.self] != nil || endpoint.attributes[DownloadProgressKey.self] != nil
     else { return nil }
     self.init(endpoint, sequences: false)
   }
 
   /// Reporters for the endpoint's callbacks and, with `sequences`, for progress streams as well.
-  init<Value>(_ endpoint: Endpoint<Value>, sequences: Bool) {
+  init<Value>(_ endpoint: borrowing Endpoint<Value>, sequences: Bool) {
     let upload = endpoint.attributes[UploadProgressKey.self]
     let download = endpoint.attributes[DownloadProgressKey.self]
     if sequences || upload != nil {
