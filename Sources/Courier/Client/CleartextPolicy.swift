@@ -46,14 +46,18 @@ package struct CleartextPolicy: Sendable, Hashable {
   /// The common loopback authorities (`127.0.0.1`, `localhost`, `[::1]`, with or without a port), recognised without
   /// allocating; anything else goes the long way.
   private static func isLoopbackAuthority(_ authority: String) -> Bool {
-    for prefix in loopbackAuthorities where authority.utf8.starts(with: prefix.utf8) {
-      let rest = authority.utf8.dropFirst(prefix.utf8.count)
-      if rest.isEmpty || rest.first == UInt8(ascii: ":") { return true }
+    var authority = authority
+    return authority.withUTF8 { bytes in
+      isAuthority(bytes, of: "127.0.0.1") || isAuthority(bytes, of: "localhost") || isAuthority(bytes, of: "[::1]")
     }
-    return false
   }
 
-  private static let loopbackAuthorities = ["127.0.0.1", "localhost", "[::1]"]
+  /// Whether `bytes` are `host`, alone or followed by a port.
+  private static func isAuthority(_ bytes: UnsafeBufferPointer<UInt8>, of host: StaticString) -> Bool {
+    let count = host.utf8CodeUnitCount
+    guard bytes.count == count || (bytes.count > count && bytes[count] == UInt8(ascii: ":")) else { return false }
+    return UnsafeBufferPointer(start: host.utf8Start, count: count).elementsEqual(bytes[..<count])
+  }
 
   /// The host of an authority (`user@host:port`, `[::1]:80`), without user info, port or brackets.
   package static func host(of authority: String) -> String? {

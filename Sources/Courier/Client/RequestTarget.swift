@@ -50,7 +50,7 @@ struct RequestTarget: Sendable, Hashable {
       }
       self = base
       let utf8 = endpointPath.utf8
-      let mark = utf8.firstIndex(of: UInt8(ascii: "?"))
+      let mark = Self.offset(of: UInt8(ascii: "?"), in: endpointPath).map { utf8.index(utf8.startIndex, offsetBy: $0) }
       path = Self.join(
         base.path, Self.percentEncode(endpointPath[..<(mark ?? utf8.endIndex)], keeping: Self.isPathCharacter))
       if let mark, utf8.index(after: mark) < utf8.endIndex {
@@ -71,37 +71,53 @@ struct RequestTarget: Sendable, Hashable {
 
   /// The first `.` or `..` segment of `path`, or `nil` when it has none (RFC 3986 §3.3).
   static func dotSegment(in path: String) -> String? {
-    var dots = 0
-    var segmentStart = true
-    for byte in path.utf8 {
-      if byte == UInt8(ascii: "/") {
-        if segmentStart, dots == 1 || dots == 2 { return String(repeating: ".", count: dots) }
-        dots = 0
-        segmentStart = true
-      } else if segmentStart, byte == UInt8(ascii: "."), dots < 2 {
-        dots += 1
-      } else {
-        segmentStart = false
-        dots = 0
+    var path = path
+    let dots = path.withUTF8 { bytes -> Int in
+      var dots = 0
+      var segmentStart = true
+      for byte in bytes {
+        if byte == UInt8(ascii: "/") {
+          if segmentStart, dots == 1 || dots == 2 { return dots }
+          dots = 0
+          segmentStart = true
+        } else if segmentStart, byte == UInt8(ascii: "."), dots < 2 {
+          dots += 1
+        } else {
+          segmentStart = false
+          dots = 0
+        }
       }
+      return segmentStart ? dots : 0
     }
-    return segmentStart && (dots == 1 || dots == 2) ? String(repeating: ".", count: dots) : nil
+    return dots == 1 || dots == 2 ? String(repeating: ".", count: dots) : nil
+  }
+
+  /// The offset of the first `byte` in `text`'s UTF-8, read from its contiguous storage (a byte at a time through
+  /// `String.UTF8View` costs several times as much, and this runs for every request).
+  static func offset(of byte: UInt8, in text: String) -> Int? {
+    var text = text
+    return text.withUTF8 { $0.firstIndex(of: byte) }
   }
 
   /// `scheme://` at the start of the path marks an absolute URL.
   static func isAbsolute(_ path: String) -> Bool {
-    let utf8 = path.utf8
-    guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon > utf8.startIndex,
-      utf8[colon...].starts(with: "://".utf8)
-    else { return false }
-    return utf8[..<colon].allSatisfy { byte in
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
-        return true
-      default:
-        return false
-      }
+    var path = path
+    return path.withUTF8 { bytes in
+      guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon + 2 < bytes.count,
+        bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+      else { return false }
+      return bytes[..<colon].allSatisfy(isSchemeCharacter)
+    }
+  }
+
+  /// A letter, digit, `+`, `-` or `.`: what a URL scheme is made of (RFC 3986 §3.1).
+  private static func isSchemeCharacter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+      return true
+    default:
+      return false
     }
   }
 

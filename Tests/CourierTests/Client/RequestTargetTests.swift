@@ -16,6 +16,10 @@ import Testing
     #expect(target.pathAndQuery == "/v1/users/me?key=k&page=2")
     let inline = try RequestTarget(base: base, path: "/search?q=a b", query: "")
     #expect(inline.pathAndQuery == "/v1/search?key=k&q=a%20b")
+    let wide = try RequestTarget(base: base, path: "/é?q=ü", query: "")
+    #expect(wide.pathAndQuery == "/v1/%C3%A9?key=k&q=%C3%BC")
+    let trailing = try RequestTarget(base: base, path: "/a?", query: "")
+    #expect(trailing.pathAndQuery == "/v1/a?key=k")
   }
 
   @Test(arguments: [
