@@ -21,10 +21,10 @@ fi
 
 if [[ $MODE == quick ]]; then
   SEQ_URLSESSION=3000 SEQ_AHC=10000 CONC_URLSESSION=6000 CONC_AHC=20000
-  LARGE_MIB=256 QUERY_COUNT=20000 CACHE_COUNT=20000 ROUNDS=2 EVICTION_WRITES=1000
+  LARGE_MIB=256 QUERY_COUNT=20000 CACHE_COUNT=20000 ROUNDS=2 EVICTION_WRITES=1000 TRANSFER_SECONDS=1
 else
   SEQ_URLSESSION=10000 SEQ_AHC=40000 CONC_URLSESSION=20000 CONC_AHC=80000
-  LARGE_MIB=1024 QUERY_COUNT=100000 CACHE_COUNT=100000 ROUNDS=3 EVICTION_WRITES=5000
+  LARGE_MIB=1024 QUERY_COUNT=100000 CACHE_COUNT=100000 ROUNDS=3 EVICTION_WRITES=5000 TRANSFER_SECONDS=3
 fi
 CONCURRENCY=64
 # Transfers run MIN_TRANSFER_ROUNDS times or more, until each side's interquartile spread, (Q3 − Q1) / median, is
@@ -305,23 +305,23 @@ pin_nginx() {
 }
 pin_nginx 0
 STABLE=1 pair upload-ahc "$LARGE_MIB MiB file upload, streamed — AsyncHTTPClient" "$ROUNDS" \
-  upload ahc-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
-  upload ahc-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
+  upload ahc-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" --min-seconds "$TRANSFER_SECONDS" -- \
+  upload ahc-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin" --min-seconds "$TRANSFER_SECONDS"
 STABLE=1 pair upload-multipart-ahc "$LARGE_MIB MiB multipart upload, streamed — AsyncHTTPClient" "$ROUNDS" \
-  multipart ahc-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
-  multipart ahc-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
+  multipart ahc-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" --min-seconds "$TRANSFER_SECONDS" -- \
+  multipart ahc-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin" --min-seconds "$TRANSFER_SECONDS"
 STABLE=1 pair upload-urlsession "$LARGE_MIB MiB file upload — URLSession" "$ROUNDS" \
-  upload urlsession-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
-  upload urlsession-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
+  upload urlsession-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" --min-seconds "$TRANSFER_SECONDS" -- \
+  upload urlsession-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin" --min-seconds "$TRANSFER_SECONDS"
 STABLE=1 pair upload-multipart-urlsession "$LARGE_MIB MiB multipart upload — URLSession" "$ROUNDS" \
-  multipart urlsession-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" -- \
-  multipart urlsession-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin"
+  multipart urlsession-raw --base-url "$BASE_URL" --file "$WORK/www/large.bin" --min-seconds "$TRANSFER_SECONDS" -- \
+  multipart urlsession-courier --base-url "$BASE_URL" --file "$WORK/www/large.bin" --min-seconds "$TRANSFER_SECONDS"
 STABLE=1 pair download-ahc "$LARGE_MIB MiB download, streamed — AsyncHTTPClient" "$ROUNDS" \
-  download ahc-raw --base-url "$BASE_URL" --size "$LARGE_BYTES" -- \
-  download ahc-courier --base-url "$BASE_URL" --size "$LARGE_BYTES"
+  download ahc-raw --base-url "$BASE_URL" --size "$LARGE_BYTES" --min-seconds "$TRANSFER_SECONDS" -- \
+  download ahc-courier --base-url "$BASE_URL" --size "$LARGE_BYTES" --min-seconds "$TRANSFER_SECONDS"
 STABLE=1 pair download-urlsession "$LARGE_MIB MiB download — URLSession" "$ROUNDS" \
-  download urlsession-raw --base-url "$BASE_URL" --size "$LARGE_BYTES" -- \
-  download urlsession-courier --base-url "$BASE_URL" --size "$LARGE_BYTES"
+  download urlsession-raw --base-url "$BASE_URL" --size "$LARGE_BYTES" --min-seconds "$TRANSFER_SECONDS" -- \
+  download urlsession-courier --base-url "$BASE_URL" --size "$LARGE_BYTES" --min-seconds "$TRANSFER_SECONDS"
 
 pin_nginx "0-$(($(nproc) - 1))"
 
@@ -537,7 +537,10 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo "$(nproc) cores shared by the client and nginx $NGINX_VERSION (1 worker) on 127.0.0.1; Swift $SWIFT_VERSION," \
     "release build. Every measurement ran in its own process; peak RSS is that process's \`VmHWM\`. Every"
   echo "request figure is the best of $ROUNDS alternating raw/Courier runs, each run its own process, and its spread"
-  echo "is (max − min) / median of each side's runs. Every transfer figure is the median of $MIN_TRANSFER_ROUNDS or more"
+  echo "is (max − min) / median of each side's runs. Every transfer run sends or fetches the file again until"
+  echo "$TRANSFER_SECONDS s of transfers have passed and reports their bytes over their time (one 1 GiB transfer over"
+  echo "AsyncHTTPClient takes about half a second, and so moved with whatever else the machine did in it). Every"
+  echo "transfer figure is the median of $MIN_TRANSFER_ROUNDS or more"
   echo "alternating runs, after one unmeasured run of each side, repeated until both sides' interquartile spread,"
   echo "(Q3 − Q1) / median, is under 5% or $MAX_ROUNDS runs; its range, (max − min) / median, is shown too. During the"
   echo "transfers nginx is pinned to core 0 (\`taskset\`), so that where the scheduler puts it does not decide the rate."
