@@ -26,7 +26,7 @@ import Testing
     #expect(sums == 100)
   }
 
-  @Test func theBlockIsLargerThanACallsFrames() {
+  @Test func theBlockIs24KiB() {
     #expect(MemoryLayout<TaskMemory.Block>.size == 24 << 10)
   }
 
