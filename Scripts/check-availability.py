@@ -8,14 +8,17 @@ This tool finds such uses without an Apple SDK:
     (.build/<triple>/debug/index/store), read with the toolchain's libIndexStore through ctypes: every occurrence that
     is a reference (not a declaration or definition) in a unit whose main file is under Sources/ or Tests/;
   * what each referenced declaration needs comes from symbol graphs (swift-symbolgraph-extract) of Swift,
-    _Concurrency, Synchronization, Distributed, _StringProcessing, RegexBuilder, Observation, FoundationEssentials,
-    FoundationInternationalization and of every module in the build's Modules folder that the package's units import,
-    plus the package's own modules (so a use of our own `@available(macOS 14, …)` declaration is checked too).
+    _Concurrency, Synchronization, Distributed, _StringProcessing, RegexBuilder, Observation and of every module in
+    the build's Modules folder that the package's units import, plus the package's own modules (so a use of our own
+    `@available(macOS 14, …)` declaration is checked too). Implicit references (e.g. a `for await` loop's
+    next(isolation:)) are skipped, and so is a use for which an overload with the same name and labels in the same
+    type is available there (the type checker picks that one on Apple platforms, e.g. Double(_: Substring) → the
+    generic StringProtocol one); likewise _StringProcessing's contains(_:) where Foundation is imported.
     A symbol graph's `identifier.precise` is the USR the index gives. A member without availability of its own takes
     its enclosing type's (memberOf, recursively); an availability macro such as Hummingbird's
     `@available(hummingbird 2.0, *)` is already expanded in the module, so it shows as macOS 14 / iOS 17 / tvOS 17;
   * what the index cannot see (swift-corelibs-foundation, Dispatch and FoundationNetworking carry no Apple
-    availability; Security, Network, os and `#if canImport(Darwin)` code are not compiled on Linux at all) comes from
+    availability, and FoundationEssentials' is swift-foundation's, not Apple's — see --foundation-graphs; Security, Network, os and `#if canImport(Darwin)` code are not compiled on Linux at all) comes from
     the reviewed patterns in Scripts/availability/foundation.txt, matched against the source text.
 
 A use passes when every platform the package declares is covered by the floor or by the code around it. The scanner
@@ -55,13 +58,20 @@ PLATFORM_ALIASES = {"macos": "macOS", "osx": "macOS", "ios": "iOS", "tvos": "tvO
                     "visionos": "visionOS", "maccatalyst": "macCatalyst"}
 # Toolchain modules whose interfaces carry Apple availability (Foundation, Dispatch, XCTest, Glibc do not).
 TOOLCHAIN_MODULES = ["Swift", "_Concurrency", "Synchronization", "Distributed", "_StringProcessing", "RegexBuilder",
-                     "Observation", "FoundationEssentials", "FoundationInternationalization"]
+                     "Observation"]
+# swift-foundation's modules carry Apple availability too, but for the Swift-native reimplementation: e.g.
+# String.data(using:) says macOS 15 there while Apple's Foundation has had it forever. Only with --foundation-graphs.
+FOUNDATION_MODULES = ["FoundationEssentials", "FoundationInternationalization"]
 TOOLCHAIN_SKIP = {"Foundation", "FoundationNetworking", "FoundationXML", "Dispatch", "Glibc", "Musl", "XCTest",
                   "Testing", "SwiftOnoneSupport", "_Testing_Foundation", "_TestingInterop", "_TestDiscovery", "Cxx",
                   "CxxStdlib", "_FoundationCollections", "_RegexParser", "_Builtin_float", "_Differentiation",
                   "Runtime", "_Volatile"}
 
-ROLE_DECLARATION, ROLE_DEFINITION, ROLE_REFERENCE = 1 << 0, 1 << 1, 1 << 2
+ROLE_DECLARATION, ROLE_DEFINITION, ROLE_REFERENCE, ROLE_IMPLICIT = 1 << 0, 1 << 1, 1 << 2, 1 << 8
+# Overloads that Apple's Foundation overlay supplies for older systems: on Apple the type checker picks those when
+# the newer one (from _StringProcessing) is not available at the deployment target; Linux's Foundation lacks them.
+FOUNDATION_OVERLOADS = {("_StringProcessing", "StringProtocol.contains(_:)"),
+                        ("_StringProcessing", "BidirectionalCollection.contains(_:)")}
 DEP_UNIT, DEP_RECORD = 1, 2
 
 
@@ -300,7 +310,7 @@ def matching_paren(s, open_index):
 
 DECL_KEYWORDS = ("func", "var", "let", "init", "subscript", "class", "struct", "enum", "protocol", "extension",
                  "actor", "typealias", "case", "deinit", "macro", "associatedtype")
-CONTINUATION = re.compile(r"^\s*(->|\.|where\b|throws\b|async\b|rethrows\b|:|,|&|=|\{|\)|\]|\?)")
+CONTINUATION = re.compile(r"^\s*(->|\.|where\b|throws\b|async\b|rethrows\b|:|,|&|=|\{|\)|\]|\?|<|>)")
 
 # Conditions that can never be true when compiling for an Apple platform.
 NON_APPLE_OS = {"linux", "windows", "android", "wasi", "freebsd", "openbsd", "cygwin", "haiku", "ps4", "none"}
@@ -538,7 +548,8 @@ class SourceFile:
                 return k
             elif c == "\n" and depth <= 0:
                 nxt = s[k + 1:k + 200]
-                if not CONTINUATION.match(nxt) and nxt.strip():
+                before = s[max(0, k - 40):k].rstrip()
+                if not CONTINUATION.match(nxt) and nxt.strip() and not re.search(r"([,:&=(<]|->|\bwhere)$", before):
                     return k
             k += 1
         return len(s)
@@ -683,7 +694,7 @@ class IndexStore:
 
             def occ_cb(_, occ):
                 roles = self.occ_roles(occ)
-                if roles & ROLE_REFERENCE and not roles & (ROLE_DECLARATION | ROLE_DEFINITION):
+                if roles & ROLE_REFERENCE and not roles & (ROLE_DECLARATION | ROLE_DEFINITION | ROLE_IMPLICIT):
                     sym = self.occ_symbol(occ)
                     if sym in symbols:
                         self.occ_line_col(occ, ctypes.byref(line), ctypes.byref(col))
@@ -742,6 +753,7 @@ class AvailabilityTable:
         self.parent = {}    # usr -> usr of its memberOf target
         self.name = {}      # usr -> display name
         self.module = {}    # usr -> module
+        self.title = {}     # usr -> last path component
         self._cache = {}
 
     def load(self, path):
@@ -752,6 +764,7 @@ class AvailabilityTable:
             usr = sym["identifier"]["precise"]
             self.name.setdefault(usr, ".".join(sym.get("pathComponents") or [sym["names"]["title"]]))
             self.module.setdefault(usr, module)
+            self.title.setdefault(usr, (sym.get("pathComponents") or [""])[-1])
             avail = sym.get("availability")
             if not avail:
                 continue
@@ -772,6 +785,17 @@ class AvailabilityTable:
         for rel in graph.get("relationships", ()):
             if rel.get("kind") == "memberOf":
                 self.parent.setdefault(rel["source"], rel["target"])
+        self._siblings = None
+
+    def siblings(self, usr):
+        """Other overloads: declarations with the same name and labels in the same type (or module)."""
+        if self._siblings is None:
+            self._siblings = {}
+            for u, title in self.title.items():
+                key = (self.parent.get(u) or self.module.get(u), title)
+                self._siblings.setdefault(key, []).append(u)
+        key = (self.parent.get(usr) or self.module.get(usr), self.title.get(usr))
+        return [u for u in self._siblings.get(key, ()) if u != usr]
 
     def effective(self, usr, depth=0):
         if usr in self._cache:
@@ -862,16 +886,16 @@ def check_use(source, offset, req, floor):
 
 def describe(name, req, problems, floor, module):
     unavailable = [p for p, _, u, _ in problems if u]
-    needs = [f"{p} {show_version(req[p][0])}" for p in sorted(req, key=sort_key)
-             if p in floor and req[p][0] is not None and not req[p][1]]
+    needs = [f"{p} {show_version(i)}" for p, i, u, _ in problems if not u and i is not None]
     parts = []
     if unavailable:
         parts.append("is unavailable on " + ", ".join(unavailable))
     if needs:
         parts.append("needs " + ", ".join(needs))
-    scoped = sorted({(p, v) for p, _, _, v in problems if v}, key=lambda x: sort_key(x[0]))
-    scope = ("; the enclosing code guarantees " + ", ".join(f"{p} {show_version(v)}" for p, v in scoped)) \
-        if scoped else ""
+    failing = {p for p, _, _, _ in problems}
+    covered = [p for p in sorted(floor, key=sort_key) if p in req and p not in failing and
+               (req[p][1] or (req[p][0] is not None and req[p][0] > floor[p]))]
+    scope = f"; the enclosing @available/#available covers {', '.join(covered)}" if covered else ""
     return f"'{name}' {' and '.join(parts)}; the package declares {floor_text(floor)}{scope} ({module})"
 
 
@@ -908,7 +932,7 @@ class Checker:
         self.log(f"{len(units)} units under the roots ({time.time() - started:.1f}s)")
 
         # Which modules to read availability from.
-        own_modules = {u[1] for u in units}
+        own_modules = {u[1] for u in units if u[1]}
         dep_modules = set()
         for u in units:
             dep_modules.update(u[4])
@@ -916,10 +940,10 @@ class Checker:
         if not os.path.isdir(toolchain_dir):
             toolchain_dir = os.path.join(self.toolchain_lib, "swift", "linux")
         wanted_modules = {}
-        for m in TOOLCHAIN_MODULES:
+        for m in TOOLCHAIN_MODULES + (FOUNDATION_MODULES if self.args.foundation_graphs else []):
             wanted_modules[m] = "public"
         for m in sorted(dep_modules | own_modules):
-            if m in TOOLCHAIN_SKIP or m in wanted_modules:
+            if m in TOOLCHAIN_SKIP or m in FOUNDATION_MODULES or m in wanted_modules:
                 continue
             if os.path.exists(os.path.join(modules_dir, m + ".swiftmodule")):
                 wanted_modules[m] = own_access if m in own_modules else "public"
@@ -971,7 +995,15 @@ class Checker:
                     if src is None:
                         continue
                     req = wanted[usr]
-                    found = check_use(src, src.offset(line, col), req, floor)
+                    offset = src.offset(line, col)
+                    found = check_use(src, offset, req, floor)
+                    if found and (table.module.get(usr), table.name.get(usr)) in FOUNDATION_OVERLOADS and \
+                            re.search(r"^\s*(@\w+\s+)*import\s+Foundation\b", src.stripped, re.M):
+                        found = []
+                    if found and any(not check_use(src, offset, table.requirement(other, platforms), floor)
+                                     for other in table.siblings(usr)):
+                        # an overload that is available here exists; the type checker picks it on Apple platforms
+                        found = []
                     if found:
                         name = table.name.get(usr, index_name)
                         problems.append([path, line, col, req, found, name, "module " + table.module.get(usr, "?"),
@@ -1143,6 +1175,8 @@ def main():
                         help="check only files under this folder of the package (repeatable; default Sources, Tests)")
     parser.add_argument("--patterns", default=os.path.join(here, "availability", "foundation.txt"))
     parser.add_argument("--no-patterns", action="store_true", help="skip foundation.txt")
+    parser.add_argument("--foundation-graphs", action="store_true",
+                        help="also use FoundationEssentials' availability (swift-foundation's; can be later than Apple's)")
     parser.add_argument("--json", action="store_true", help="print the problems as JSON")
     parser.add_argument("--list-symbols", action="store_true",
                         help="also list every referenced declaration that needs more than the floor")
