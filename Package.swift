@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -8,7 +8,7 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
   name: "Courier",
   defaultLocalization: "en",
-  platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+  platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9)],
   products: [
     .library(name: "Courier", targets: ["Courier"]),
     .library(name: "CourierStyles", targets: ["CourierStyles"]),
@@ -50,6 +50,8 @@ let package = Package(
         .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
       ],
       resources: [.copy("Cookies/Resources/public_suffix_list.dat"), .process("Resources")],
       swiftSettings: swiftSettings
@@ -137,6 +139,8 @@ let package = Package(
       name: "CourierDemoServer",
       dependencies: [
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
@@ -164,6 +168,9 @@ let package = Package(
           name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
         .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         .product(name: "MetricsTestKit", package: "swift-metrics"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: swiftSettings
     ),

@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -14,6 +16,7 @@ import UnixSignals
 /// defer { Task { await server.stop() } }
 /// print(server.baseURL) // http://127.0.0.1:<port>
 /// ```
+@available(macOS 14, iOS 17, tvOS 17, *)
 public struct DemoServer: Sendable {
   /// Tunable behaviour of the demo server.
   public struct Options: Sendable {
@@ -50,7 +53,37 @@ public struct DemoServer: Sendable {
   ///   - port: Port to bind; `0` picks a free port, readable afterwards from ``RunningDemoServer/port``.
   /// - Returns: A handle to the running server.
   public func start(host: String = "127.0.0.1", port: Int = 0) async throws -> RunningDemoServer {
-    try await launch(host: host, port: port, gracefulShutdownSignals: [])
+    try await launch(host: host, port: port, tls: nil, gracefulShutdownSignals: [])
+  }
+
+  /// Starts over TLS on host:port (port 0 = a free port), presenting `tls`'s certificate chain, and returns once it
+  /// is listening; its ``RunningDemoServer/baseURL`` is `https://…`.
+  ///
+  /// - Throws: when the certificate chain or the key cannot be read, or the server cannot bind.
+  public func start(host: String = "127.0.0.1", port: Int = 0, tls: TLS) async throws -> RunningDemoServer {
+    try await launch(host: host, port: port, tls: tls, gracefulShutdownSignals: [])
+  }
+
+  /// The certificate chain and private key a server started with ``DemoServer/start(host:port:tls:)`` presents.
+  public struct TLS: Sendable {
+    /// The server's certificate, then any intermediates, as PEM `CERTIFICATE` blocks.
+    public var certificateChainPEM: String
+    /// The server certificate's private key, as a PEM block.
+    public var privateKeyPEM: String
+
+    /// A chain and its key, both PEM.
+    public init(certificateChainPEM: String, privateKeyPEM: String) {
+      self.certificateChainPEM = certificateChainPEM
+      self.privateKeyPEM = privateKeyPEM
+    }
+
+    /// The server side of NIOSSL's configuration.
+    func configuration() throws -> TLSConfiguration {
+      let chain = try NIOSSLCertificate.fromPEMBytes(Array(certificateChainPEM.utf8))
+      let key = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)
+      return TLSConfiguration.makeServerConfiguration(
+        certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+    }
   }
 
   /// Runs in the foreground until the task is cancelled or SIGINT/SIGTERM (for `courier-demo serve --port N`).
@@ -61,7 +94,7 @@ public struct DemoServer: Sendable {
   ///   - host: Address to bind, `127.0.0.1` by default.
   ///   - port: Port to bind.
   public func run(host: String = "127.0.0.1", port: Int) async throws {
-    let server = try await launch(host: host, port: port, gracefulShutdownSignals: [.sigterm, .sigint])
+    let server = try await launch(host: host, port: port, tls: nil, gracefulShutdownSignals: [.sigterm, .sigint])
     logger.info("Courier demo server listening on \(server.baseURL.absoluteString)")
     // Wait until the server ends by itself (a signal) or this task is cancelled; iterating an
     // AsyncStream ends on cancellation, whereas awaiting the server task would not.
@@ -80,10 +113,12 @@ public struct DemoServer: Sendable {
   func launch(
     host: String,
     port: Int,
+    tls: TLS?,
     gracefulShutdownSignals: [UnixSignal]
   ) async throws -> RunningDemoServer {
     let (events, continuation) = AsyncStream.makeStream(of: StartupEvent.self)
-    let app = makeApplication(host: host, port: port) { boundPort in
+    let server = try tls.map { try HTTPServerBuilder.tls(Self.http1, tlsConfiguration: $0.configuration()) }
+    let app = makeApplication(host: host, port: port, server: server ?? Self.http1) { boundPort in
       continuation.yield(.listening(port: boundPort ?? port))
     }
     let serviceGroup = ServiceGroup(
@@ -101,7 +136,8 @@ public struct DemoServer: Sendable {
     for await event in events {
       switch event {
       case .listening(let boundPort):
-        return RunningDemoServer(host: host, port: boundPort, serviceGroup: serviceGroup, task: task)
+        return RunningDemoServer(
+          host: host, port: boundPort, isTLS: tls != nil, serviceGroup: serviceGroup, task: task)
       case .failed(let error):
         _ = await task.result
         throw error
@@ -113,22 +149,29 @@ public struct DemoServer: Sendable {
     throw Task.isCancelled ? CancellationError() : DemoServerError.stoppedBeforeListening
   }
 
+  /// Plain HTTP/1.1, with the handler that lets a request set the response's `Date`.
+  static var http1: HTTPServerBuilder {
+    .http1(configuration: .init(additionalChannelHandlers: [DateOverride.Handler()]))
+  }
+
   /// Builds the Hummingbird application with freshly seeded state.
   ///
   /// Exposed to the tests (`@testable import`) so they can drive the router in memory.
   /// - Parameters:
   ///   - host: Address to bind.
   ///   - port: Port to bind.
+  ///   - server: The server's channel: plain HTTP/1.1 by default, or that wrapped in TLS.
   ///   - onListening: Called once the server socket is bound, with the bound port when known.
   func makeApplication(
     host: String = "127.0.0.1",
     port: Int = 0,
+    server: HTTPServerBuilder = http1,
     onListening: @escaping @Sendable (Int?) async -> Void = { _ in }
   ) -> some ApplicationProtocol {
     let state = DemoState(accessTokenTTL: options.accessTokenTTL)
     return Application(
       responder: DemoRouter.makeResponder(state: state),
-      server: .http1(configuration: .init(additionalChannelHandlers: [DateOverride.Handler()])),
+      server: server,
       configuration: .init(address: .hostname(host, port: port), serverName: "CourierDemoServer"),
       onServerRunning: { channel in
         await onListening(channel.localAddress?.port)
@@ -139,6 +182,7 @@ public struct DemoServer: Sendable {
 }
 
 /// What the background task reports while ``DemoServer/start(host:port:)`` waits for it.
+@available(macOS 14, iOS 17, tvOS 17, *)
 private enum StartupEvent: Sendable {
   case listening(port: Int)
   case failed(any Error)

@@ -5,15 +5,19 @@ import ServiceLifecycle
 ///
 /// Keep a reference for as long as the server should run and call ``stop()`` when done; the server keeps
 /// running in its background task until then.
+@available(macOS 14, iOS 17, tvOS 17, *)
 public final class RunningDemoServer: Sendable {
   /// The host the server was bound to.
   public let host: String
   /// The port the server is listening on (the real port when started with port 0).
   public let port: Int
 
-  /// The base URL of the server, e.g. `http://127.0.0.1:8080`.
+  /// Whether the server speaks TLS (started with ``DemoServer/TLS``).
+  public let isTLS: Bool
+
+  /// The base URL of the server, e.g. `http://127.0.0.1:8080` (`https://…` when ``isTLS``).
   public var baseURL: URL {
-    URL(string: "http://\(Self.urlHost(for: host)):\(port)")!
+    URL(string: "\(isTLS ? "https" : "http")://\(Self.urlHost(for: host)):\(port)")!
   }
 
   /// How long ``stop()`` waits for a graceful shutdown before cancelling the server outright.
@@ -22,9 +26,10 @@ public final class RunningDemoServer: Sendable {
   private let serviceGroup: ServiceGroup
   private let task: Task<Void, any Error>
 
-  init(host: String, port: Int, serviceGroup: ServiceGroup, task: Task<Void, any Error>) {
+  init(host: String, port: Int, isTLS: Bool = false, serviceGroup: ServiceGroup, task: Task<Void, any Error>) {
     self.host = host
     self.port = port
+    self.isTLS = isTLS
     self.serviceGroup = serviceGroup
     self.task = task
   }

@@ -12,6 +12,7 @@ import OpenCombine
 import CourierTestSupport
 #endif
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("Combine publishers against the demo API")
 struct PublisherTests {
   @Test("publisher(for:) delivers the decoded value, then finishes")
@@ -132,6 +133,7 @@ struct PublisherTests {
 }
 
 /// A tiny router in the enum style.
+@available(macOS 14, iOS 17, tvOS 17, *)
 private enum ProductRoute: EndpointConvertible {
   case product(id: Int)
 

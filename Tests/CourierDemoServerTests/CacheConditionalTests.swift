@@ -7,6 +7,7 @@ import Testing
 @testable import CourierDemoServer
 
 /// Conditional `GET`/`HEAD` of `/cache/resource/{key}`: `If-None-Match` and `If-Modified-Since`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CacheConditionalTests {
   @Test func matchingETagIs304WithTheCachingHeaders() async throws {
     try await TestSupport.withRouter { client in

@@ -11,6 +11,7 @@ import FoundationNetworking
 #endif
 
 /// `/cache` over real sockets, where Hummingbird adds its own `Date` header and NIO frames bodiless responses.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CacheLiveTests {
   @Test func dateAndExpiresOverTheWire() async throws {
     let app = TestSupport.server().makeApplication()

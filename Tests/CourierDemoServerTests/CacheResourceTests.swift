@@ -7,6 +7,7 @@ import Testing
 @testable import CourierDemoServer
 
 /// `GET /cache/resource/{key}`: each caching header the query chooses, the body, `fail` and bad parameters.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CacheResourceTests {
   /// Every header a query parameter can add.
   static let cachingHeaders: [HTTPField.Name] = [.cacheControl, .eTag, .lastModified, .expires, .age, .vary, .pragma]

@@ -7,6 +7,7 @@ import Testing
 @testable import CourierDemoServer
 
 /// Unsafe methods on `/cache/resource/{key}`, the `/cache/hits/{key}` counters and `/admin/reset`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CacheUpdateTests {
   @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete])
   func unsafeMethodsMakeANewVersion(method: HTTPRequest.Method) async throws {

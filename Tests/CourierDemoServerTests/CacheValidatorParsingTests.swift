@@ -4,6 +4,7 @@ import Testing
 @testable import CourierDemoServer
 
 /// The parsers behind conditional requests: HTTP-dates and `If-None-Match`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CacheValidatorParsingTests {
   /// 1994-11-06T08:49:37Z, RFC 9110's example date.
   static let example = Date(timeIntervalSince1970: 784_111_777)

@@ -9,6 +9,7 @@ import Testing
 import FoundationNetworking
 #endif
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct ConcurrencyProbeTests {
   @Test func sequentialProbesSeeOnlyThemselves() async throws {
     try await TestSupport.withRouter { client in

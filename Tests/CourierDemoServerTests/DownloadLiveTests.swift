@@ -8,6 +8,7 @@ import FoundationNetworking
 #endif
 
 /// `/download` over real sockets with URLSession: whole bodies, resuming after a dropped connection, throttling.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct DownloadLiveTests {
   @Test func wholeBodyAndDigest() async throws {
     try await TestSupport.withLiveServer { server in

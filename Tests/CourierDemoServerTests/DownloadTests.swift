@@ -7,6 +7,7 @@ import Testing
 @testable import CourierDemoServer
 
 /// `/download/{bytes}`, its `/drop` variant and `/download/sha256/{bytes}`, driven in memory.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct DownloadTests {
   static let lastModified = "Mon, 01 Jan 2024 00:00:00 GMT"
 

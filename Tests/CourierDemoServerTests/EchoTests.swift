@@ -6,6 +6,7 @@ import Testing
 @testable import CourierDemoServer
 
 /// The decoded body of an `/echo` response.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct EchoReply: Decodable, Equatable {
   var method: String
   var path: String
@@ -17,6 +18,7 @@ struct EchoReply: Decodable, Equatable {
   var bodyLength: Int
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct EchoTests {
   static let trickyQuery = "a%26b=c%3Dd&e=%F0%9F%91%8D&plus=a+b"
 

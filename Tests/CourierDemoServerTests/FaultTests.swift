@@ -5,6 +5,7 @@ import Testing
 
 @testable import CourierDemoServer
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct FaultTests {
   @Test(arguments: [200, 201, 299, 400, 418, 429, 500, 503, 599])
   func statusWithBody(code: Int) async throws {

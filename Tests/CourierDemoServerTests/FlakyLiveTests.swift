@@ -8,6 +8,7 @@ import FoundationNetworking
 #endif
 
 /// `/flaky/{key}` over real sockets: what URLSession sees when the server fails or drops the connection.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct FlakyLiveTests {
   /// Sends a request with a fresh session (so no pooled connection is reused) and returns the `URLError` it fails
   /// with, recording an issue when it does not fail that way.

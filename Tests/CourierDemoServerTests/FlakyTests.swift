@@ -5,6 +5,7 @@ import Testing
 
 @testable import CourierDemoServer
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct FlakyTests {
   @Test func failsTwiceByDefaultThenSucceeds() async throws {
     try await TestSupport.withRouter { client in

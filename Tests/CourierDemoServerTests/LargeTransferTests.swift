@@ -5,6 +5,7 @@ import Testing
 
 /// Large transfers over real sockets, one at a time (they keep a core busy hashing in a debug build): parts are
 /// streamed, and the server (in this process) never holds a whole body.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite(.serialized) struct LargeTransferTests {
   /// How much the resident set may grow over the transfers.
   static let allowedGrowth = 64 << 20

@@ -10,6 +10,7 @@ import FoundationNetworking
 #endif
 
 /// Tests that run real servers on 127.0.0.1 and talk to them over sockets.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct LiveServerTests {
   /// Sends one request with a fresh URLSession and returns status and body.
   static func fetch(

@@ -4,6 +4,7 @@ import Testing
 @testable import CourierDemoServer
 
 /// The streaming multipart reader and the header parsing behind it, without a server.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct MultipartReaderTests {
   /// A form whose bodies hold near-misses of the delimiter, split at every place a chunk may end.
   static let trickyForm: FormBuilder = {

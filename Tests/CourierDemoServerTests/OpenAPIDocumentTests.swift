@@ -5,6 +5,7 @@ import Testing
 
 /// The demo API's OpenAPI document (`Sources/CourierDemoClient/openapi.json`, from which the demo client is
 /// generated) describes every route the server serves, and nothing else.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct OpenAPIDocumentTests {
   /// The methods an OpenAPI path item can name.
   static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]

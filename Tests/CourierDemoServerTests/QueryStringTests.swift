@@ -2,6 +2,7 @@ import Testing
 
 @testable import CourierDemoServer
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct QueryStringTests {
   @Test func splitsTargets() {
     #expect(QueryString.split(target: "/echo/a%20b?x=1&y").path == "/echo/a%20b")

@@ -5,6 +5,7 @@ import Testing
 
 @testable import CourierDemoServer
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct RoutingTests {
   @Test(arguments: ["/nope", "/products/1/extra", "/admin", "/"])
   func unknownRouteIs404JSON(uri: String) async throws {

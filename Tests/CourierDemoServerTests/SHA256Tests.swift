@@ -2,6 +2,7 @@ import Testing
 
 @testable import CourierDemoServer
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct SHA256Tests {
   @Test(arguments: [
     ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),

@@ -8,6 +8,7 @@ import FoundationNetworking
 #endif
 
 /// Uploads over real sockets: errors after a streamed body, and how bodies were framed.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct UploadLiveTests {
   @Test func truncatedUploadIs400AfterTheBody() async throws {
     try await TestSupport.withLiveServer { server in

@@ -7,6 +7,7 @@ import Testing
 @testable import CourierDemoServer
 
 /// `POST /upload` and `POST|PUT /upload/raw`, driven in memory.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct UploadTests {
   @Test func fieldsAndFiles() async throws {
     var form = FormBuilder()

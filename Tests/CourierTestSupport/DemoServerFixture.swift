@@ -7,6 +7,7 @@ import HTTPTypes
 import Testing
 
 /// The transports every end-to-end test runs over, so that the two never drift apart.
+@available(macOS 14, iOS 17, tvOS 17, *)
 public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
   case urlSession
   case asyncHTTPClient
@@ -29,6 +30,7 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
 }
 
 /// Runs `body` with a new transport of `kind`, and shuts the transport down afterwards, also when `body` throws.
+@available(macOS 14, iOS 17, tvOS 17, *)
 public func withTransport<Result>(
   _ kind: TransportKind,
   _ body: (any HTTPTransport) async throws -> Result
@@ -46,6 +48,7 @@ public func withTransport<Result>(
 }
 
 /// The running demo API of one test and the transport the test uses.
+@available(macOS 14, iOS 17, tvOS 17, *)
 public struct DemoServerFixture: Sendable {
   /// Where the demo API listens on 127.0.0.1.
   public let baseURL: URL
@@ -63,6 +66,7 @@ public struct DemoServerFixture: Sendable {
 
 /// Starts the demo API on 127.0.0.1 with a free port for one test, hands `body` a client over a new transport of
 /// `kind` (with ``DemoError`` as its server error type), and stops both afterwards.
+@available(macOS 14, iOS 17, tvOS 17, *)
 public func withDemoServer(
   _ kind: TransportKind,
   _ configure: (inout APIClient.Configuration) -> Void = { _ in },
@@ -87,6 +91,7 @@ public func withDemoServer(
 
 /// Starts the demo API on 127.0.0.1 at a free port, hands `body` its base URL, and stops it afterwards, also when
 /// `body` throws.
+@available(macOS 14, iOS 17, tvOS 17, *)
 public func withDemoServer(_ body: (URL) async throws -> Void) async throws {
   let server = try await DemoServer().start(host: "127.0.0.1", port: 0)
   do {

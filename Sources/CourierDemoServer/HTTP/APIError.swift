@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// An error a route throws to answer with a JSON error body `{"code", "error", …}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct APIError: Error, Sendable {
   /// HTTP status of the response.
   var status: HTTPResponse.Status
@@ -57,6 +58,7 @@ struct APIError: Error, Sendable {
 }
 
 /// The JSON shape of every error response.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ErrorBody: Codable, Sendable, Equatable {
   /// Machine-readable snake_case code.
   var code: String

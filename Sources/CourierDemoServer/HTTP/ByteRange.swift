@@ -1,4 +1,5 @@
 /// What a `Range` header (RFC 9110 §14.2) asks of a representation of known length: one byte range at most.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum ByteRange: Sendable, Equatable {
   /// No usable `Range`: answer 200 with the whole representation.
   ///

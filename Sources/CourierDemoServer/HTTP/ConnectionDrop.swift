@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 
 /// Ends a request by dropping its connection instead of answering (`/flaky/{key}?mode=reset`).
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum ConnectionDrop {
   /// Thrown by the body of the response ``response(dropping:context:)`` returns, so nothing is ever written.
   struct Dropped: Error, Sendable {}

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 
 /// Reads credentials from `Authorization` headers and form bodies.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum Credentials {
   /// The token of an `Authorization: Bearer <token>` header, if present.
   static func bearerToken(in request: Request) -> String? {

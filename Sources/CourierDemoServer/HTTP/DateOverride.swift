@@ -8,6 +8,7 @@ import NIOHTTPTypes
 /// A route sets both `Date` (what in-memory router tests see) and ``fieldName`` to the value it wants; on a live
 /// server Hummingbird then overwrites `Date`, and ``Handler``, sitting in the channel pipeline, puts the route's
 /// value back and removes ``fieldName`` before the head is written.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum DateOverride {
   /// The private response field carrying the wanted `Date`; never sent by a live server.
   static let fieldName = HTTPField.Name("X-Demo-Date-Override")!

@@ -1,4 +1,5 @@
 /// An entity tag (RFC 9110 §8.8.3): an opaque quoted string, optionally marked weak, e.g. `W/"k-v2"`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct EntityTag: Sendable, Equatable, CustomStringConvertible {
   /// The text between the quotes.
   var opaque: String

@@ -5,6 +5,7 @@
 /// inside the quoted-string, `%22`, `%0D` and `%0A` stand for `"`, CR and LF; backslash escapes are undone too, and
 /// any other `%` is kept as sent. `filename*=UTF-8''…` (RFC 8187 ext-value, also `ISO-8859-1`) wins over `filename`
 /// when both are present.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct FormDataDisposition: Sendable, Equatable {
   /// The field name.
   var name: String

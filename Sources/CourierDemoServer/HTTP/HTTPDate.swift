@@ -1,6 +1,7 @@
 import Foundation
 
 /// HTTP-dates in the IMF-fixdate form of RFC 9110 §5.6.7, e.g. `Wed, 21 Oct 2026 07:28:00 GMT`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum HTTPDate {
   private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
   /// Month abbreviations, January first.

@@ -1,5 +1,6 @@
 import Foundation
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension HTTPDate {
   /// Parses an HTTP-date in any of the three forms RFC 9110 §5.6.7 obliges recipients to accept, or returns `nil`.
   ///

@@ -1,5 +1,6 @@
 import HTTPTypes
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension HTTPField.Name {
   /// `Link` (RFC 8288), which HTTPTypes does not predefine.
   static var webLink: Self { Self("Link")! }

@@ -4,6 +4,7 @@
 /// Parsing is strict about structure (every parameter needs a name and `=`, quoted-strings must be closed, nothing
 /// may follow a quoted-string but `;`) and lenient about unquoted values, which may hold any visible character
 /// except `;` and `"`: clients often leave boundaries with `=` or `/` unquoted.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct HeaderParameters: Sendable, Equatable {
   /// One `name=value` parameter.
   struct Parameter: Sendable, Equatable {

@@ -1,4 +1,5 @@
 /// The value of a request's `If-None-Match` (RFC 9110 §13.1.2): `*` or a list of entity tags.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum IfNoneMatch: Sendable, Equatable {
   /// `*`: matches whenever the resource has a current representation.
   case any

@@ -1,6 +1,7 @@
 import Foundation
 
 /// The `If-Range` precondition (RFC 9110 §13.1.5): serve the `Range` only if the client's copy is still current.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum IfRange {
   /// Whether a `Range` may be honoured given the request's `If-Range` field values.
   ///

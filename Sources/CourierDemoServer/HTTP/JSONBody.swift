@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 
 /// Reads and decodes JSON request bodies, turning every failure into a 400 ``APIError``.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum JSONBody {
   /// The largest request body the JSON routes accept.
   static let maxSize = 1 << 20

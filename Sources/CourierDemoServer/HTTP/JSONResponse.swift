@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 
 /// Builds responses with JSON bodies.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum JSONResponse {
   /// The content type of every JSON body the server sends.
   static let contentType = "application/json; charset=utf-8"

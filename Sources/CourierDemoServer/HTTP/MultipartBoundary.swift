@@ -1,4 +1,5 @@
 /// The boundary of a `multipart/form-data` request, read from its `Content-Type` (RFC 2046 §5.1.1, RFC 7578 §4.1).
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum MultipartBoundary {
   /// The most characters a boundary may have.
   static let maxLength = 70

@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// Reads path parameters captured by the router.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum PathParameter {
   /// The integer captured as `{name}`; 400 `invalid_parameter` when it is not an integer.
   static func int(_ name: String, in context: DemoContext) throws -> Int {

@@ -6,6 +6,7 @@ import ServiceLifecycle
 /// wait, but the connection is closed after the response), these waits leave keep-alive intact: clients measuring
 /// concurrency or de-duplication keep their pooled connections. A client that disconnects does not end the wait;
 /// a server shutdown does.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum Pause {
   /// Sleeps `milliseconds` (nothing for 0); throws `CancellationError` when the server shuts down.
   static func milliseconds(_ milliseconds: Int) async throws {

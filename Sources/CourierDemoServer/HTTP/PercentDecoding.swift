@@ -1,4 +1,5 @@
 /// Percent-decoding as RFC 3986 defines it: `%XY` becomes the byte 0xXY and nothing else changes.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum PercentDecoding {
   /// Decodes `%XY` escapes; `+` stays `+`. Malformed escapes are kept literally and byte sequences that
   /// are not valid UTF-8 become U+FFFD.

@@ -1,6 +1,7 @@
 import HTTPTypes
 
 /// Reads typed query parameters, answering 400 `invalid_parameter` (naming the parameter) for bad values.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum QueryParameter {
   /// The integer sent as `name`, or `nil` when absent; 400 unless it is an integer within `range`.
   static func int(_ name: String, in query: QueryString, range: ClosedRange<Int>) throws -> Int? {

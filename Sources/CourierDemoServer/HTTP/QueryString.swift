@@ -2,6 +2,7 @@
 ///
 /// The raw text is split on `&`, each part on its first `=`, and both halves are percent-decoded per
 /// RFC 3986 (`+` stays `+`). A part without `=` has the value `""`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct QueryString: Sendable {
   /// One `name=value` part of the query.
   struct Item: Sendable, Equatable {

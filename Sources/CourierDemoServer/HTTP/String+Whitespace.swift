@@ -1,3 +1,4 @@
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension String {
   /// The text without leading and trailing spaces and tabs.
   func trimmingWhitespace() -> String {

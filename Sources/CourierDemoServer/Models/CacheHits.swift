@@ -1,4 +1,5 @@
 /// `GET /cache/hits/{key}`: `{"key": "k", "hits": 3, "notModified": 1, "unsafe": 1, "version": 2}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CacheHits: Codable, Sendable, Equatable {
   /// The key from the path.
   var key: String

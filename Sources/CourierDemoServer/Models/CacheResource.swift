@@ -1,5 +1,6 @@
 /// The body of `GET /cache/resource/{key}`:
 /// `{"key": "k", "version": 2, "hit": 5, "vary": {"Accept-Language": "de"}}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CacheResource: Codable, Sendable, Equatable {
   /// The key from the path.
   var key: String

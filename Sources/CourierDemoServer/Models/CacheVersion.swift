@@ -1,4 +1,5 @@
 /// The body of `POST`, `PUT` and `PATCH /cache/resource/{key}`: `{"key": "k", "version": 3}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CacheVersion: Codable, Sendable, Equatable {
   /// The key from the path.
   var key: String

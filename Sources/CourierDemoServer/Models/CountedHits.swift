@@ -1,4 +1,5 @@
 /// `GET /counted/{key}` and `GET /counted/{key}/hits`: `{"key": "k", "hits": 1}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CountedHits: Codable, Sendable, Equatable {
   /// The key from the path.
   var key: String

@@ -1,4 +1,5 @@
 /// What `GET /download/sha256/{bytes}` answers: `{"bytes": N, "sha256": "<hex>"}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct DownloadDigest: Codable, Sendable, Equatable {
   /// The size asked for.
   var bytes: Int64

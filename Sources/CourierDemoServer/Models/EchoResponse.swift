@@ -1,4 +1,5 @@
 /// What `/echo/**` answers: the request exactly as the server received it.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct EchoResponse: Encodable, Sendable, Equatable {
   /// The request method, e.g. `PUT`.
   var method: String

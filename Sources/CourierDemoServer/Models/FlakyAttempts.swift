@@ -1,4 +1,5 @@
 /// `/flaky/{key}` once it succeeds, and `GET /flaky/{key}/attempts`: `{"key": "k", "attempts": 3}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct FlakyAttempts: Codable, Sendable, Equatable {
   /// The key from the path.
   var key: String

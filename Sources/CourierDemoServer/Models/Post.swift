@@ -1,4 +1,5 @@
 /// A blog post: `{"id","title","body"}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct Post: Codable, Sendable, Equatable {
   /// Numeric id.
   var id: Int

@@ -1,4 +1,5 @@
 /// `GET /concurrency/probe`: `{"inFlight": 3, "maxInFlight": 4}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ProbeReport: Codable, Sendable, Equatable {
   /// Probes in flight when this one started, itself included.
   var inFlight: Int

@@ -1,6 +1,7 @@
 import Foundation
 
 /// A catalogue product: `{"id","name","category","price","tags","createdAt"}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct Product: Codable, Sendable, Equatable {
   /// Numeric id, 1…57 in the seed data.
   var id: Int
@@ -17,6 +18,7 @@ struct Product: Codable, Sendable, Equatable {
 }
 
 /// One page of products: `{"items","total","page","limit","hasMore"}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ProductPage: Codable, Sendable, Equatable {
   /// The products on this page.
   var items: [Product]

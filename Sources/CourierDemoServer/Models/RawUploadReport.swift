@@ -1,4 +1,5 @@
 /// What `POST|PUT /upload/raw` answers: `{"size","sha256","contentType","chunked","contentLength"}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct RawUploadReport: Codable, Sendable, Equatable {
   /// Bytes in the body.
   var size: Int64

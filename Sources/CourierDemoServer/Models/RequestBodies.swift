@@ -1,4 +1,5 @@
 /// `POST /auth/login` JSON body.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct LoginRequest: Decodable, Sendable {
   /// The account's email.
   var email: String
@@ -7,12 +8,14 @@ struct LoginRequest: Decodable, Sendable {
 }
 
 /// `POST /auth/refresh` JSON body.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct RefreshRequest: Decodable, Sendable {
   /// A refresh token from a previous login or refresh.
   var refreshToken: String
 }
 
 /// `POST /signup` JSON body.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct SignupRequest: Decodable, Sendable {
   /// Email; must contain `@`.
   var email: String
@@ -23,12 +26,14 @@ struct SignupRequest: Decodable, Sendable {
 }
 
 /// `PATCH /users/me` JSON body.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct UpdateUserRequest: Decodable, Sendable {
   /// New display name, if it should change.
   var name: String?
 }
 
 /// `POST /posts` JSON body.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CreatePostRequest: Decodable, Sendable {
   /// Title; must not be empty.
   var title: String
@@ -37,6 +42,7 @@ struct CreatePostRequest: Decodable, Sendable {
 }
 
 /// `POST /admin/refresh-failure` JSON body.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct RefreshFailureRequest: Decodable, Sendable {
   /// Whether `/auth/refresh` should answer 503.
   var enabled: Bool

@@ -1,5 +1,6 @@
 /// `GET /admin/stats`: `{"refreshCalls": N, "requests": {"GET /products": 3, …}, "maxInFlight": N,
 /// "flaky": {"<key>": N, …}}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct Stats: Codable, Sendable, Equatable {
   /// How many times `/auth/refresh` was called since start or the last reset (failed calls included).
   var refreshCalls: Int

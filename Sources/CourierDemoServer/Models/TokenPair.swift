@@ -1,4 +1,5 @@
 /// The answer of `/auth/login` and `/auth/refresh`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct TokenPair: Codable, Sendable, Equatable {
   /// Opaque bearer token.
   var accessToken: String

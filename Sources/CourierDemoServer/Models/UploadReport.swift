@@ -1,4 +1,5 @@
 /// What `POST /upload` answers: `{"parts": [...], "totalBytes": N}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct UploadReport: Codable, Sendable, Equatable {
   /// The parts in the order sent.
   var parts: [UploadedPart]
@@ -8,6 +9,7 @@ struct UploadReport: Codable, Sendable, Equatable {
 
 /// One part of a `multipart/form-data` upload:
 /// `{"name","filename","contentType","size","sha256","value"}`, with `null` for what is absent.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct UploadedPart: Codable, Sendable, Equatable {
   /// The decoded field name.
   var name: String

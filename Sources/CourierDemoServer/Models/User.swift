@@ -1,6 +1,7 @@
 import Foundation
 
 /// A user as the API shows it: `{"id","email","name","createdAt"}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct User: Codable, Sendable, Equatable {
   /// Numeric id.
   var id: Int
@@ -13,6 +14,7 @@ struct User: Codable, Sendable, Equatable {
 }
 
 /// A stored user together with the password the demo compares against (plain text: it is a demo).
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct UserAccount: Sendable {
   /// The public part.
   var user: User

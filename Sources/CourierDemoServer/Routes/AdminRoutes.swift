@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// Test controls under `/admin` (no authentication; not counted in the stats).
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct AdminRoutes: Sendable {
   /// The server state.
   let state: DemoState

@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// `POST /auth/login` and `POST /auth/refresh`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct AuthRoutes: Sendable {
   /// The server state.
   let state: DemoState

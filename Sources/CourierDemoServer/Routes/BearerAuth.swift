@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// Resolves the bearer token of a request to a user, or throws the matching 401.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct BearerAuth: Sendable {
   /// The state holding the tokens.
   let state: DemoState

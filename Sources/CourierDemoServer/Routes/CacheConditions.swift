@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 
 /// The validators of a conditional `GET` or `HEAD` (RFC 9110 §13.1): `If-None-Match` and `If-Modified-Since`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CacheConditions: Sendable, Equatable {
   /// The parsed `If-None-Match`, if sent.
   var ifNoneMatch: IfNoneMatch?

@@ -3,6 +3,7 @@ import Hummingbird
 
 /// The caching headers of one `/cache/resource/{key}` response, derived from the version served, the query and the
 /// request's time.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CacheResourceHeaders: Sendable, Equatable {
   /// `"<key>-v<version>"` (weak: `W/"…"`), with `etag=1`.
   var entityTag: EntityTag?

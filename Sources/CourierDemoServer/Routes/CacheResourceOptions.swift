@@ -5,6 +5,7 @@ import Hummingbird
 ///
 /// Every parameter is optional; without any the response carries no caching headers at all (only `Date`). Unknown
 /// parameters are ignored, so tests can add one (say `n=2`) to get a distinct URL, hence a distinct cache entry.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CacheResourceOptions: Sendable, Equatable {
   /// The strength of the `ETag`.
   enum ETagStrength: Sendable, Equatable {

@@ -13,6 +13,7 @@ import Hummingbird
 ///   `{"key","version"}` (``CacheVersion``), 204 for `DELETE`, or the `status` asked for.
 ///
 /// Requests rejected with 400 are not counted.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CacheRoutes: Sendable {
   /// The methods that change the resource.
   static let unsafeMethods: [HTTPRequest.Method] = [.post, .put, .patch, .delete]

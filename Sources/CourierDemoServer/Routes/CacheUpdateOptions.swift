@@ -3,6 +3,7 @@ import Hummingbird
 /// The validated query of `POST`, `PUT`, `PATCH` and `DELETE /cache/resource/{key}`.
 ///
 /// Unknown parameters are ignored.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CacheUpdateOptions: Sendable, Equatable {
   /// Accepted `status` values.
   static let statusRange = 200...599

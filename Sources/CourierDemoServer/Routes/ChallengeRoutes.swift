@@ -3,6 +3,7 @@ import Hummingbird
 /// `GET /challenge/{scheme}`: answers 401 with a `WWW-Authenticate` challenge of that scheme (`basic`, `digest`,
 /// `negotiate`, `bearer`) and a JSON error body, whatever credentials the request carries; `?proxy=1` answers 407
 /// with `Proxy-Authenticate` instead.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ChallengeRoutes: Sendable {
   /// The challenge sent for each scheme.
   static let challenges: [String: String] = [

@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// `GET /concurrency/probe?ms=N`: shows how many requests a client keeps in flight at once.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ConcurrencyRoutes: Sendable {
   /// The wait when `ms` is absent.
   static let defaultMilliseconds = 20

@@ -4,6 +4,7 @@ import Hummingbird
 /// Cookies, as httpbin serves them: `/cookies/set?name=value…` sets each pair (`Path=/`) and redirects to
 /// `/cookies`, which answers `{"cookies": {name: value}}` from the request's `Cookie` field;
 /// `/cookies/delete?name…` expires each named cookie and redirects there too.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CookieRoutes: Sendable {
   /// The cookies a request carries.
   struct Cookies: Encodable, Sendable {

@@ -2,6 +2,7 @@ import Hummingbird
 
 /// `GET /counted/{key}?ms=N` counts hits per key (to prove identical requests were de-duplicated);
 /// `GET /counted/{key}/hits` reads the count.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CountedRoutes: Sendable {
   /// Longest wait; larger `ms` values are capped.
   static let maxMilliseconds = 5_000

@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// The validated path and query of `/download/{bytes}` (and of its `/drop` and `/sha256` siblings).
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct DownloadOptions: Sendable, Equatable {
   /// Accepted `rate` values, in bytes per second.
   static let rateRange = 1...(1 << 40)

@@ -15,6 +15,7 @@ import Hummingbird
 ///   answered normally (206 for a `Range`). A client that reads very slowly may get fewer than N bytes: what is
 ///   still queued at the reset is lost.
 /// - `GET /download/sha256/{bytes}` → `{"bytes": N, "sha256": "<hex>"}` for the whole body of `/download/{bytes}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct DownloadRoutes: Sendable {
   /// The `Last-Modified` of every download: Mon, 01 Jan 2024 00:00:00 GMT.
   static let lastModified = Date(timeIntervalSince1970: 1_704_067_200)

@@ -1,4 +1,5 @@
 /// The extra query of `/download/{bytes}/drop`: `key` (which request drops) and `after` (when).
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct DropOptions: Sendable, Equatable {
   /// Longest `key`.
   static let maxKeyLength = 200

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 
 /// `ANY /echo` and `ANY /echo/**`: answers with the request exactly as received (see ``EchoResponse``).
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct EchoRoutes: Sendable {
   /// The largest body echo accepts.
   static let maxBodySize = 8 << 20

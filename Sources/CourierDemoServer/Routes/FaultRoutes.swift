@@ -2,6 +2,7 @@ import Hummingbird
 import ServiceLifecycle
 
 /// Endpoints that misbehave on purpose: `/status/{code}`, `/slow`, `/malformed-json`, `/text`, `/empty`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct FaultRoutes: Sendable {
   /// Longest `/slow` wait in milliseconds.
   static let maxSlowMilliseconds = 30_000

@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// The validated query of `/flaky/{key}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct FlakyOptions: Sendable, Equatable {
   /// How a planned failure fails.
   enum Mode: String, Sendable, CaseIterable {

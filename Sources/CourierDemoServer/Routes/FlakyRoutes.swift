@@ -8,6 +8,7 @@ import Hummingbird
 /// `status` (408, 429, 500, 502, 503 or 504; default 503), `retryAfter` or `retryAfterDate` (0…3600 seconds).
 /// Every valid request counts as an attempt for its key, whichever method it uses and whether it fails; requests
 /// rejected with 400 do not. Attempt `n` fails while `n ≤ failures` (each request's own `failures` decides).
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct FlakyRoutes: Sendable {
   /// The methods `/flaky/{key}` answers (`HEAD` is generated from `GET`).
   static let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 
 /// `GET /posts`, `GET /posts/{id}`, `POST /posts` and `DELETE /posts/{id}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct PostRoutes: Sendable {
   /// The server state.
   let state: DemoState

@@ -1,4 +1,5 @@
 /// The validated parameters of `GET /products`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ProductQuery: Sendable, Equatable {
   /// Sort orders `GET /products` accepts.
   enum Sort: String, Sendable, CaseIterable {

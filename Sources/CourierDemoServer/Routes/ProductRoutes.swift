@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// `GET /products` and `GET /products/{id}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ProductRoutes: Sendable {
   /// The server state.
   let state: DemoState

@@ -2,6 +2,7 @@ import Hummingbird
 
 /// `/redirect/{code}?to=<location>`: answers with a redirect (301, 302, 303, 307 or 308) to `to`, a path on this
 /// server or a URL anywhere (another port, another scheme), for every method, after reading the request body.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct RedirectRoutes: Sendable {
   /// The statuses the route sends.
   static let codes: Set<Int> = [301, 302, 303, 307, 308]

@@ -15,6 +15,7 @@ import NIOCore
 ///   with a comment and, with `retry`, a `retry:` field. With `drop`, the connection is reset after `K` events (1 to
 ///   10 000), so a client must reconnect to get the rest. Once every event was sent, the answer is 204 No Content,
 ///   which tells a client to stop reconnecting.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct StreamRoutes: Sendable {
   /// The server state, for the gates.
   let state: DemoState

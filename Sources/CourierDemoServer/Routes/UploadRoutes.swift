@@ -7,6 +7,7 @@ import Hummingbird
 ///   form (see ``MultipartReader``). The answer comes once the whole body has been read, also after an error.
 /// - `POST|PUT /upload/raw` (any body) → 200 `{"size","sha256","contentType","chunked","contentLength"}`
 ///   (``RawUploadReport``), telling how the body was framed.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct UploadRoutes: Sendable {
   /// The routes.
   var routes: [Route] {

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 
 /// `GET/PATCH /users/me`, `GET /users/{id}` and `POST /signup`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct UserRoutes: Sendable {
   /// The server state.
   let state: DemoState

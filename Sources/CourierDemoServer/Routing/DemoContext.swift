@@ -2,6 +2,7 @@ import Hummingbird
 import NIOCore
 
 /// The request context every demo route sees: Hummingbird's core context plus the request's connection.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct DemoContext: RequestContext {
   /// Storage Hummingbird needs (logger, path parameters, endpoint path).
   var coreContext: CoreRequestContextStorage

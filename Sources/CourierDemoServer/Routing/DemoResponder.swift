@@ -4,6 +4,7 @@ import Hummingbird
 ///
 /// Echo sits in front of the router because Hummingbird's router needs one registration per method, and
 /// echo must answer any method, including unusual ones.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct DemoResponder: HTTPResponder {
   /// The router's responder for all other routes.
   let router: RouterResponder<DemoContext>

@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// Assembles every route into the application's responder.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum DemoRouter {
   /// All routes except echo, which ``DemoResponder`` answers for every method.
   static func routes(state: DemoState) -> [Route] {

@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// Turns any error a handler throws into a JSON error response.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum ErrorMapping {
   /// The response for `error` raised while answering `request`.
   static func response(for error: any Error, request: Request, routes: RouteTable) -> Response {

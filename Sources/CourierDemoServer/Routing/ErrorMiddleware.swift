@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// Catches every error below it and answers with a JSON error body (404/405 for unknown routes).
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ErrorMiddleware: RouterMiddleware {
   /// The routes, to tell 405 from 404.
   let routes: RouteTable

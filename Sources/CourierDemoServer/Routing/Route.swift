@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// One endpoint: a method, a path pattern in Hummingbird syntax (`/products/{id}`) and its handler.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct Route: Sendable {
   /// The handler's signature.
   typealias Handler = @Sendable (Request, DemoContext) async throws -> Response

@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// The method/pattern pairs the router knows, used to tell 405 from 404.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct RouteTable: Sendable {
   private let entries: [(method: HTTPRequest.Method, segments: [Substring])]
 

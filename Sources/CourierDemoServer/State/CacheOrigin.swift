@@ -3,6 +3,7 @@ import Foundation
 /// Versions and counters behind `/cache/resource/{key}` and `/cache/hits/{key}`, kept by ``DemoState``.
 ///
 /// Every key starts at version 1 (created when first read); each successful unsafe request makes a new one.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CacheOrigin: Sendable {
   /// One version of a key's resource.
   struct Version: Sendable, Equatable {

@@ -5,6 +5,7 @@ import Foundation
 /// origin hits behind `/cache`, and the keys `/download/{bytes}/drop` has already dropped).
 ///
 /// Each application built by ``DemoServer`` owns one `DemoState`; nothing is shared between servers.
+@available(macOS 14, iOS 17, tvOS 17, *)
 actor DemoState {
   /// Lifetime of newly issued access tokens.
   let accessTokenTTL: Duration

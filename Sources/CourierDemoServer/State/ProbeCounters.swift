@@ -1,4 +1,5 @@
 /// Counters behind `/flaky`, `/counted` and `/concurrency/probe`, kept by ``DemoState``.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ProbeCounters: Sendable {
   /// Requests per `/flaky/{key}` key, failed ones included.
   private(set) var flakyAttempts: [String: Int] = [:]

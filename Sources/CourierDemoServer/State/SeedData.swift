@@ -1,6 +1,7 @@
 import Foundation
 
 /// The deterministic data every demo server starts with (and returns to on `/admin/reset`).
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum SeedData {
   /// The demo account's email.
   static let demoEmail = "demo@courier.dev"

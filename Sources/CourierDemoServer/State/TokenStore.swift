@@ -1,6 +1,7 @@
 import Foundation
 
 /// Issued access and refresh tokens, kept by ``DemoState``.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct TokenStore: Sendable {
   /// What an access token grants and until when.
   struct AccessGrant: Sendable {

@@ -4,6 +4,7 @@ import ServiceLifecycle
 
 /// Writes a `/download` body: a range of ``DownloadPattern`` in chunks of up to 64 KiB, optionally throttled, and
 /// optionally cut off by a connection reset after some bytes.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct DownloadBody: Sendable {
   /// The bytes of the pattern to send; `nil` for an empty body.
   var range: ClosedRange<Int64>?

@@ -1,5 +1,6 @@
 /// The SHA-256 of each `/download/{bytes}` body asked for, computed once per size and shared by every server (the
 /// bodies never change).
+@available(macOS 14, iOS 17, tvOS 17, *)
 actor DownloadDigests {
   /// The cache every server uses.
   static let shared = DownloadDigests()

@@ -4,6 +4,7 @@ import NIOCore
 ///
 /// The pattern repeats every 256 bytes, so every chunk is a slice of one shared table of ``chunkSize`` + 256 bytes:
 /// bodies of any size (up to 8 GiB) are produced without copying and without ever being held whole.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum DownloadPattern {
   /// The largest chunk written at once.
   static let chunkSize = 64 * 1024

@@ -1,4 +1,5 @@
 /// Why a `multipart/form-data` body was rejected; becomes 400 `invalid_multipart`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct MultipartFailure: Error, Sendable, Equatable {
   /// What is wrong, for the error body.
   var message: String

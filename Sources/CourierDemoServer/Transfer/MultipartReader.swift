@@ -25,6 +25,7 @@ import NIOCore
 /// - Its callbacks cannot throw, and it traps on an empty boundary (``MultipartBoundary`` validates it first).
 /// - A form without parts (`--boundary--`) is a syntax error for it; the reader accepts it as an empty form.
 /// - Header values that are not UTF-8 reach `onHeader` as empty strings.
+@available(macOS 14, iOS 17, tvOS 17, *)
 final class MultipartReader {
   /// About the most bytes the parser may read without a callback: the longest header line, or preamble.
   static let maxHeaderBytes = 16 * 1024

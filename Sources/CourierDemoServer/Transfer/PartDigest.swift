@@ -2,6 +2,7 @@ import NIOCore
 
 /// One `multipart/form-data` part while its body streams in: the size, the SHA-256 and, for a plain field, the first
 /// KiB, so no part is ever held whole.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct PartDigest {
   /// The longest plain-field body reported as text in ``UploadedPart/value``.
   static let maxValueBytes = 1024

@@ -3,6 +3,7 @@ import NIOCore
 
 /// An incremental SHA-256 over swift-crypto, so uploads and downloads can be hashed chunk by chunk, with the byte
 /// count beside it.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct SHA256Digest: Sendable {
   private var hash = SHA256()
   /// Bytes hashed so far.

@@ -6,6 +6,7 @@ import Testing
 
 @testable import CourierDemoServer
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TestClientProtocol {
   /// `GET /cache/hits/{key}`, decoded.
   func cacheHits(_ key: String) async throws -> CacheHits {
@@ -13,6 +14,7 @@ extension TestClientProtocol {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TestResponse {
   /// The header `name` parsed as an IMF-fixdate; records an issue and throws when it is missing or malformed.
   func httpDate(_ name: HTTPField.Name) throws -> Date {
@@ -22,6 +24,7 @@ extension TestResponse {
 }
 
 /// Helpers for the `/cache` tests.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum CacheTestSupport {
   /// Whether `date` is within `tolerance` seconds of `expected`.
   static func isClose(_ date: Date, to expected: Date, tolerance: TimeInterval = 3) -> Bool {

@@ -12,6 +12,7 @@ import Darwin
 ///
 /// It sends request bodies of any size with exactly the framing asked for (`Content-Length` or chunked), generating
 /// them on the fly, and reads response bodies without keeping them: large transfers run in constant memory.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct RawHTTPClient: Sendable {
   /// How a request body is framed.
   enum Framing: Sendable {

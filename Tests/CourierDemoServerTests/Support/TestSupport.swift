@@ -7,6 +7,7 @@ import Testing
 @testable import CourierDemoServer
 
 /// Shared helpers for the demo-server tests.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum TestSupport {
   /// A logger that only reports problems, to keep test output short.
   static var logger: Logger {
@@ -66,6 +67,7 @@ enum TestSupport {
   static let jsonHeaders: HTTPFields = [.contentType: "application/json"]
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TestClientProtocol {
   /// Sends a request with an optional UTF-8 body.
   func send(
@@ -97,11 +99,13 @@ extension TestClientProtocol {
 }
 
 /// A failure while decoding a test response.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct UnexpectedResponse: Error, CustomStringConvertible {
   /// What went wrong.
   var description: String
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TestResponse {
   /// The body as UTF-8 text.
   var text: String {

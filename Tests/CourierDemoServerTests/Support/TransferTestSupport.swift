@@ -6,6 +6,7 @@ import HummingbirdTesting
 @testable import CourierDemoServer
 
 /// Builds `multipart/form-data` bodies byte by byte, so tests control every header exactly.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct FormBuilder: Sendable {
   /// The boundary.
   var boundary = "courier-test-boundary"
@@ -42,6 +43,7 @@ struct FormBuilder: Sendable {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TestClientProtocol {
   /// `POST /upload` with `body` and `contentType`.
   func upload(_ body: [UInt8], contentType: String?) async throws -> TestResponse {
@@ -59,6 +61,7 @@ extension TestClientProtocol {
 }
 
 /// Helpers for the upload and download tests.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum TransferTestSupport {
   /// One period of ``DownloadPattern`` (it repeats every 256 bytes).
   static let period: [UInt8] = (0..<256).map { DownloadPattern.byte(at: Int64($0)) }

@@ -6,6 +6,7 @@ import HTTPTypes
 import Testing
 
 /// The results of a fixed sequence of calls, to compare a live run with a replay.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct Outcomes: Equatable {
   var login: Tokens
   var me: DemoUser
@@ -19,6 +20,7 @@ struct Outcomes: Equatable {
   var deletedStatus: Int
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite(.serialized) struct HARReplayTests {
   /// Logs in, reads the user and a filtered product page, creates a post with a JSON body, reads it back, asks for a
   /// post that does not exist (404), lists and deletes.

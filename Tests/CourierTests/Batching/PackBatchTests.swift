@@ -4,6 +4,7 @@ import CourierTestSupport
 import Foundation
 import Testing
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("Batching with parameter packs")
 struct PackBatchTests {
   @Test("send(a, b, c) returns each value with its own type, in argument order", arguments: TransportKind.allCases)

@@ -4,6 +4,7 @@ import CourierTestSupport
 import Foundation
 import Testing
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("sendAll")
 struct SendAllTests {
   @Test("returns responses in input order, whatever order they finish in", arguments: TransportKind.allCases)

@@ -5,6 +5,7 @@ import HTTPTypes
 import Testing
 
 /// What `/cache/hits/{key}` reports: requests that reached the origin.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct OriginHits: Decodable, Sendable {
   var hits: Int
   var notModified: Int
@@ -12,6 +13,7 @@ struct OriginHits: Decodable, Sendable {
   var version: Int
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CachedResource: Decodable, Sendable {
   var key: String
   var version: Int
@@ -19,6 +21,7 @@ struct CachedResource: Decodable, Sendable {
 }
 
 /// The cache against the demo API, over URLSession, checking what reached the server.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CacheEndToEndTests {
   func withCachingClient(
     _ kind: TransportKind,

@@ -7,6 +7,7 @@ import Testing
 @testable import Courier
 
 /// Callback-style calls against the demo API, over each transport.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CallbackTests {
   @Test(arguments: TransportKind.allCases)
   func successRunsStartedProgressAndSuccessInOrder(_ transport: TransportKind) async throws {
@@ -177,6 +178,7 @@ import Testing
 }
 
 /// Waits up to five seconds for `event` to be recorded.
+@available(macOS 14, iOS 17, tvOS 17, *)
 private func waitFor(_ event: String, in log: CallbackLog) async -> Bool {
   let stopwatch = Stopwatch()
   while !log.contains(event), stopwatch.elapsed < 5 { try? await pause(milliseconds: 10) }

@@ -5,11 +5,13 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct Stamp: Codable, Sendable, Equatable {
   var at: Date
 }
 
 /// A model that declares its own date format.
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct Holiday: Codable, Sendable, Equatable, DateCodingStrategyProviding {
   var name: String
   var day: Date
@@ -17,6 +19,7 @@ private struct Holiday: Codable, Sendable, Equatable, DateCodingStrategyProvidin
 }
 
 /// Date strategies at three levels: the client, the model, the request.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct DateCodingTests {
   static let moment = Date(timeIntervalSince1970: 1_714_564_800)  // 2024-05-01T12:00:00Z
 

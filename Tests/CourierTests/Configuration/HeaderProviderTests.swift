@@ -6,6 +6,7 @@ import Testing
 @testable import Courier
 
 /// Headers computed for every request from a closure or an `Encodable` value.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct HeaderProviderTests {
   private struct DeviceHeaders: Encodable {
     var appVersion = "2.4.1"

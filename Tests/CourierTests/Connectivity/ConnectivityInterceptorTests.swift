@@ -3,6 +3,7 @@ import CourierTestSupport
 import Foundation
 import Testing
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("ConnectivityInterceptor")
 struct ConnectivityInterceptorTests {
   private static let counted = Endpoint<ConnectivityHits>.get("/counted/connectivity")
@@ -94,6 +95,7 @@ struct ConnectivityInterceptorTests {
 }
 
 /// What `/counted/{key}` reports.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ConnectivityHits: Decodable, Sendable {
   var key: String
   var hits: Int

@@ -6,6 +6,7 @@ import CourierTestSupport
 
 /// The monitor against real kernel interface state: a veth pair between the host and a network namespace the test
 /// creates, brought down and up with iproute2. Needs root; skipped with the reason otherwise.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("Connectivity in a real network namespace")
 struct NetworkNamespaceTests {
   @Test("the host end of a veth pair goes online and offline as the namespace's end goes up and down")

@@ -18,6 +18,7 @@ import Darwin
 
 /// What only the AsyncHTTPClient transport has: its configuration, its error classification, and its own client
 /// lifecycle.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct AsyncHTTPClientTransportTests {
   /// Stands in for NIOPosix's `NIOConnectionError`, which carries one failure per address tried.
   struct WrappedConnectionFailure: Error {

@@ -5,6 +5,7 @@ import HTTPTypes
 import Testing
 
 /// The client against the real demo API over each transport, on 127.0.0.1.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct DemoAPITests {
   @Test(arguments: TransportKind.allCases)
   func loginThenProfileWithBearerToken(_ transport: TransportKind) async throws {

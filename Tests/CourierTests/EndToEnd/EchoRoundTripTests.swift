@@ -5,6 +5,7 @@ import HTTPTypes
 import Testing
 
 /// The demo API's echo endpoint is the witness: what the encoders produce must arrive exactly as meant.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct EchoRoundTripTests {
   static let tricky = ["&", "=", "+", "#", "?", "/", " ", "a&b=c+d #1/2?", "é", "日本語", "👍🏽", "%20", "[]", "", "~._-"]
 

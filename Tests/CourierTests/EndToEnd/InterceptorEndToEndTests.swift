@@ -6,6 +6,7 @@ import Testing
 @testable import Courier
 
 /// What `/admin/stats` reports.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct DemoStats: Decodable, Sendable {
   var refreshCalls: Int
   var requests: [String: Int]
@@ -13,16 +14,19 @@ struct DemoStats: Decodable, Sendable {
   var flaky: [String: Int]?
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct Attempts: Decodable, Sendable {
   var key: String
   var attempts: Int
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct Hits: Decodable, Sendable {
   var key: String
   var hits: Int
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension APIClient {
   func stats() async throws -> DemoStats {
     try await value(Endpoint<DemoStats>.get("/admin/stats").withoutAuthentication())
@@ -35,6 +39,7 @@ extension APIClient {
 }
 
 /// A refresh call against the demo API's `/auth/refresh`, over the test's transport.
+@available(macOS 14, iOS 17, tvOS 17, *)
 func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async throws -> AuthToken {
   let refresher = server.client()
   return { old in
@@ -44,6 +49,7 @@ func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async thr
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct AuthEndToEndTests {
   @Test(arguments: TransportKind.allCases)
   func twoHundredConcurrentRequestsWithAnExpiredTokenCauseOneRefresh(_ transport: TransportKind) async throws {
@@ -121,6 +127,7 @@ func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async thr
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct RetryEndToEndTests {
   func client(_ server: DemoServerFixture, _ clock: RecordingClock, attempts: Int = 4) -> APIClient {
     server.client {
@@ -182,12 +189,14 @@ func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async thr
 }
 
 /// The real time for `Retry-After` dates, with recorded, instant sleeps.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct DateOnlyClock: DelayClock {
   let clock: RecordingClock
   var now: Date { Date() }
   func sleep(seconds: TimeInterval) async throws { try await clock.sleep(seconds: seconds) }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct LimitsEndToEndTests {
   @Test(arguments: TransportKind.allCases)
   func fiveHundredRequestsWithLimitEightNeverExceedEight(_ transport: TransportKind) async throws {

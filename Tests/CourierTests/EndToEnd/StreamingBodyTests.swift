@@ -5,6 +5,7 @@ import HTTPTypes
 import Testing
 
 /// Streamed request and response bodies, and the codings each transport advertises, over each transport.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct StreamingBodyTests {
   /// A body of `count` chunks of `size` bytes each; chunk `i` is filled with the letter `a + i % 26`.
   static func chunks(count: Int, size: Int) -> AsyncStream<Data> {

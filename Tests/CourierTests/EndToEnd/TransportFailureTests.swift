@@ -5,6 +5,7 @@ import HTTPTypes
 import Testing
 
 /// Timeouts, cancellation and unreachable hosts over each real transport.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct TransportFailureTests {
   @Test(arguments: TransportKind.allCases)
   func timeoutAgainstASlowEndpoint(_ transport: TransportKind) async throws {

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 /// Choosing, switching and remembering environments, and a client that follows them.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct EnvironmentTests {
   let all: [APIEnvironment] = [
     .development(URL(string: "http://127.0.0.1:8080")!),

@@ -5,6 +5,7 @@ import HTTPTypes
 import Testing
 
 /// What the demo API's `/upload` parser saw.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct UploadReport: Decodable, Sendable {
   struct Part: Decodable, Sendable {
     var name: String
@@ -18,11 +19,13 @@ struct UploadReport: Decodable, Sendable {
   var totalBytes: Int
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct DownloadDigest: Decodable, Sendable {
   var sha256: String
 }
 
 /// Multipart forms through a real parser (the demo API's), over every transport.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct MultipartEndToEndTests {
   @Test(arguments: TransportKind.allCases)
   func trickyNamesUnicodeFileNamesAndEmptyFilesRoundTrip(_ kind: TransportKind) async throws {

@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("Link header pagination against the demo API")
 struct LinkPaginationTests {
   @Test("follows rel=\"next\" until the last page, by default", arguments: TransportKind.allCases)

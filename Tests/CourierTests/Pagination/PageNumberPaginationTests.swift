@@ -4,6 +4,7 @@ import CourierTestSupport
 import Foundation
 import Testing
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("Page-number pagination against the demo API")
 struct PageNumberPaginationTests {
   @Test("walks every page while hasMore, one request per page", arguments: TransportKind.allCases)

@@ -7,28 +7,33 @@ import Testing
 
 // Style 5: a fluent builder, requests grouped by controller.
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct LoginResponse: Decodable, Sendable {
   var accessToken: String
   var tokenType: String
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct Article: Codable, Sendable, Equatable {
   var id: Int
   var title: String
   var body: String
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct NewArticle: Encodable, Sendable {
   var title: String
   var body: String
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private enum API {
   static let auth = AuthController()
   static let post = PostController()
   static let user = UserController()
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct AuthController {
   func login(email: String, password: String) -> APIRequest<LoginResponse> {
     APIRequest<LoginResponse>("auth/login")
@@ -38,6 +43,7 @@ private struct AuthController {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct PostController {
   func create(title: String, body: String) -> APIRequest<Article> {
     APIRequest("posts").method(.post).body(json: NewArticle(title: title, body: body)).expect(.created)
@@ -52,6 +58,7 @@ private struct PostController {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct UserController {
   func me(token: String) -> APIRequest<DemoUser> {
     APIRequest("users/me").bearer(token)
@@ -62,6 +69,7 @@ private struct UserController {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct BuilderStyleTests {
   @Test(arguments: TransportKind.allCases)
   func controllersLogInAndReadTheProfile(_ transport: TransportKind) async throws {

@@ -6,6 +6,7 @@ import Testing
 
 // The samples of the "Choosing a style" article, kept compiling and passing here against the demo API.
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct ProductService {
   let client: APIClient
   func products(in category: String) async throws -> ProductPage {
@@ -13,6 +14,7 @@ private struct ProductService {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct BooksResource: APIResource {
   typealias ModelType = [Product]
   var path: String { "/products" }
@@ -20,6 +22,7 @@ private struct BooksResource: APIResource {
   var wrapperKey: String? { "items" }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private enum ShopAPI: TargetType {
   case products(category: String)
   var path: String { "/products" }
@@ -30,6 +33,7 @@ private enum ShopAPI: TargetType {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct AuthController {
   func login(email: String, password: String) -> APIRequest<Tokens> {
     APIRequest("auth/login").method(.post).basicAuth(email: email, password: password)

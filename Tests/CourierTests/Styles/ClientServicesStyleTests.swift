@@ -7,6 +7,7 @@ import Testing
 
 // Style 1: one APIClient, and services the app writes on top of `request(endpoint:method:queryItems:headers:body:)`.
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct UserService {
   let client: APIClient
 
@@ -25,6 +26,7 @@ private struct UserService {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct ProductService {
   struct Filter {
     var category: String?
@@ -66,6 +68,7 @@ private struct ProductService {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct ClientServicesStyleTests {
   @Test(arguments: TransportKind.allCases)
   func userServiceSignsInReadsAndRenames(_ transport: TransportKind) async throws {

@@ -7,6 +7,7 @@ import Testing
 
 // Style 4: a DataLoader with `dataRequest(url:method:headers:parameters:decoder:)`, open methods and headers.
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct DataLoaderStyleTests {
   @Test(arguments: TransportKind.allCases)
   func loadsDataAndDecodablesFromAbsoluteURLs(_ transport: TransportKind) async throws {

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 /// `JSONValue`: literals, coding, comparison and reading a body of unknown shape.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct JSONValueTests {
   let post: JSONValue = [
     "title": "Hello", "views": 2, "rating": 4.5, "draft": false, "note": nil, "tags": ["swift", "http"],

@@ -8,6 +8,7 @@ import Testing
 
 // Style 2: protocol-oriented resources, each a type with its model, path and query.
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct ProductsResource: APIResource {
   typealias ModelType = [Product]
   var category: String
@@ -18,17 +19,20 @@ private struct ProductsResource: APIResource {
   var wrapperKey: String? { "items" }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct ProductResource: APIResource {
   typealias ModelType = Product
   var id: Int
   var path: String { "/products/\(id)" }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct GreetingResource: APIResource {
   typealias ModelType = BinaryContent
   var path: String { "/text" }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct ResourceStyleTests {
   @Test(arguments: TransportKind.allCases)
   func resourcesBecomeTypedRequests(_ transport: TransportKind) async throws {

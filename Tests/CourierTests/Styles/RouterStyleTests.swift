@@ -7,22 +7,26 @@ import Testing
 
 // Style 3: a Moya-style router, an enum with a case per call and a task saying what each sends.
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct NewPost: Encodable, Sendable {
   var title: String
   var body: String
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct SearchQuery: Encodable, Sendable {
   var q: String
   var tags: [String]
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct BlogPost: Decodable, Sendable, Equatable {
   var id: Int
   var title: String
   var body: String
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private enum ShopAPI: TargetType {
   case login(Credentials)
   case formLogin(email: String, password: String)
@@ -73,6 +77,7 @@ private enum ShopAPI: TargetType {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct RouterStyleTests {
   @Test(arguments: TransportKind.allCases)
   func tasksSendTypedAndLiteralParameters(_ transport: TransportKind) async throws {

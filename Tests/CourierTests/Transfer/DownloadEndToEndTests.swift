@@ -6,6 +6,7 @@ import Testing
 
 /// `APIClient.download` against the demo API's downloads (ETag, Range, If-Range, dropped connections), over every
 /// transport.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct DownloadEndToEndTests {
   static func folder() throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-download-\(UUID().uuidString)")

@@ -6,6 +6,7 @@ import Testing
 @testable import Courier
 
 /// `APIClient.stream` against the demo API's line stream, over every transport.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct StreamEndToEndTests {
   struct Line: Decodable, Equatable {
     var index: Int
@@ -77,6 +78,7 @@ import Testing
 }
 
 /// Progress values recorded from a callback, with the checks every progress sequence must pass.
+@available(macOS 14, iOS 17, tvOS 17, *)
 final class ProgressLog: Sendable {
   private let values = Locked<[TransferProgress]>([])
 

@@ -6,6 +6,7 @@ import HTTPTypes
 import Testing
 
 /// Upload progress through the demo API's parser, over every transport.
+@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct UploadProgressEndToEndTests {
   // Not a whole number of the buffers a transport reads a file in.
   static let size = 8 * 1024 * 1024 - 12_345
@@ -88,6 +89,7 @@ import Testing
 }
 
 /// What the demo API's `/upload/raw` saw.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct RawUploadReport: Decodable, Sendable {
   var chunked: Bool
   var contentLength: Int?
