@@ -9,10 +9,22 @@ import Foundation
 /// that fails the policy fails the call at once, with a ``CourierError/Kind-swift.struct/tls`` error naming the host
 /// and the check that failed.
 ///
+/// What each transport enforces:
+///
+/// | | Custom roots | Custom and system roots | Pins |
+/// |---|---|---|---|
+/// | `URLSessionTransport` on Apple platforms | yes | yes | yes |
+/// | `URLSessionTransport` on Linux | refused | refused | refused |
+/// | `AsyncHTTPClientTransport` on Linux (SwiftNIO SSL) | yes | yes | refused |
+/// | `AsyncHTTPClientTransport` on Apple platforms (Network.framework) | yes | refused | refused |
+///
+/// A pin is checked against the chain the platform has evaluated against the policy's roots, leaf to root: any
+/// certificate of it whose key is pinned for the host passes, so pin your CA's intermediate key, or the leaf's key and
+/// a backup. `*.example.com` pins every host one label below `example.com` (see ``pinnedKeys``).
+///
 /// ```swift
 /// let policy = try ServerTrustPolicy.roots(pem: privateCAPEM)          // only certificates issued by this CA
-/// var configuration = AsyncHTTPClientTransport.Configuration()
-/// try configuration.trust(policy)
+/// let transport = try URLSessionTransport(serverTrust: policy)
 /// ```
 public struct ServerTrustPolicy: Sendable, Hashable {
   /// DER-encoded certificates a server's chain may lead to (a private CA); the system's roots count too when
@@ -20,10 +32,15 @@ public struct ServerTrustPolicy: Sendable, Hashable {
   public var certificates: [Data]
   /// Whether the system's trusted roots count too (`true` by default); `false` trusts ``certificates`` only.
   public var trustsSystemRoots: Bool
-  /// Public-key pins by host (lowercased; `*.example.com` for every subdomain of `example.com`): the SHA-256 digests
-  /// of the certificate's DER-encoded SubjectPublicKeyInfo, base64-encoded (as in HPKP and
-  /// `openssl … | openssl dgst -sha256 -binary | base64`), of which a chain must present one. List a backup key too.
-  /// Hosts without an entry are not pinned.
+  /// Public-key pins by host (lowercased): the SHA-256 digests of the certificate's DER-encoded
+  /// SubjectPublicKeyInfo, base64-encoded (as in HPKP and
+  /// `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`), of
+  /// which a chain must present one. List a backup key too. Hosts without an entry are not pinned.
+  ///
+  /// `*.example.com` pins the hosts one label below `example.com` (`api.example.com`), as a certificate's wildcard
+  /// names them, not `example.com` itself, nor `v2.api.example.com` (TrustKit's "include subdomains" covers every
+  /// depth; list `*.api.example.com` too for that). A host's own entry wins over a wildcard's; IP addresses match
+  /// only their own entry.
   public private(set) var pinnedKeys: [String: Set<String>]
 
   /// A policy trusting `certificates`, and the system's roots when `trustsSystemRoots`, with `pinnedKeys` by host.

@@ -11,6 +11,12 @@ import FoundationNetworking
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   // @unchecked: the only state is the lock-protected table.
   private let tasks = Locked<[Int: StreamingTaskDelegate]>([:])
+  /// Checks servers by a policy other than the system's (on Apple platforms); `nil` leaves trust to the system.
+  let serverTrust: ServerTrustEvaluator?
+
+  init(serverTrust: ServerTrustEvaluator? = nil) {
+    self.serverTrust = serverTrust
+  }
 
   func register(_ delegate: StreamingTaskDelegate, for task: URLSessionTask) {
     tasks.withLock { $0[task.taskIdentifier] = delegate }
@@ -35,14 +41,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   }
 
   /// Declines every HTTP authentication challenge, so that a 401 or 407 is an ordinary response whatever its
-  /// `WWW-Authenticate` scheme (Courier's ``AuthInterceptor`` and the caller handle it); server trust and client
-  /// certificates are left to the system.
+  /// `WWW-Authenticate` scheme (Courier's ``AuthInterceptor`` and the caller handle it); server trust goes to
+  /// ``serverTrust`` when there is one, and is otherwise left to the system, as are client certificates.
+  ///
+  /// This delegate has no session-level challenge method, so URLSession asks about server trust here, for every
+  /// task, those with a completion handler too.
   func urlSession(
     _ session: URLSession,
     task: URLSessionTask,
     didReceive challenge: URLAuthenticationChallenge,
     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
+    #if canImport(Security)
+    if let serverTrust, serverTrust.answer(challenge, of: task, completionHandler: completionHandler) { return }
+    #endif
     #if !canImport(FoundationNetworking)
     let method = challenge.protectionSpace.authenticationMethod
     guard method != NSURLAuthenticationMethodServerTrust, method != NSURLAuthenticationMethodClientCertificate else {
@@ -76,8 +88,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    let delegate = tasks.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-    delegate?.completed(error)
+    // A task with a completion handler has no delegate here and takes its trust failure there.
+    guard let delegate = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+    delegate.completed(serverTrust?.takeFailure(of: task) ?? error)
   }
 }
 

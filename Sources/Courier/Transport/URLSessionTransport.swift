@@ -39,8 +39,48 @@ public final class URLSessionTransport: HTTPTransport {
   private let unrepeatable: (session: URLSession, delegate: SessionDelegate)?
 
   /// Creates a transport with its own session.
-  public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration()) {
-    let delegate = SessionDelegate()
+  public convenience init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration()) {
+    self.init(configuration: configuration, checkingTrustWith: nil)
+  }
+
+  /// Creates a transport with its own session that trusts servers by `serverTrust`: your own roots (a private CA),
+  /// with or without the system's, and public-key pins by host.
+  ///
+  /// On Apple platforms the session's delegate answers each server-trust challenge: it evaluates the server's chain
+  /// for the host against the policy's roots (`SecTrustEvaluateWithError`), then looks for a pinned key in the
+  /// evaluated chain, for every request the transport sends. A server that fails either check fails the call with a
+  /// ``CourierError/Kind-swift.struct/tls`` error naming the host and the check.
+  ///
+  /// ```swift
+  /// let transport = try URLSessionTransport(
+  ///   serverTrust: .system.pinning("api.example.com", spkiSHA256: [currentKeyPin, backupKeyPin]))
+  /// ```
+  ///
+  /// - Throws: ``CourierError/Kind-swift.struct/tls`` when a root is not a DER certificate or a pin not a base64
+  ///   SHA-256 digest; and on Linux for any policy but ``ServerTrustPolicy/system``: FoundationNetworking (libcurl)
+  ///   gives no hook to evaluate a server's certificate, so the transport refuses the policy rather than run
+  ///   without it (the AsyncHTTPClient transport takes custom roots there).
+  public convenience init(
+    configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(),
+    serverTrust: ServerTrustPolicy
+  ) throws {
+    guard !serverTrust.isSystemDefault else {
+      self.init(configuration: configuration, checkingTrustWith: nil)
+      return
+    }
+    #if canImport(Security)
+    try serverTrust.validate()
+    self.init(configuration: configuration, checkingTrustWith: ServerTrustEvaluator(policy: serverTrust))
+    #else
+    throw CourierError(
+      .tls,
+      "URLSessionTransport cannot enforce custom roots or public-key pins here: URLSession on Linux has no hook to "
+        + "evaluate a server's certificate. Use AsyncHTTPClientTransport for custom roots")
+    #endif
+  }
+
+  private init(configuration: URLSessionConfiguration, checkingTrustWith serverTrust: ServerTrustEvaluator?) {
+    let delegate = SessionDelegate(serverTrust: serverTrust)
     #if canImport(FoundationNetworking)
     session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: DelegateQueue())
     #else
@@ -49,7 +89,7 @@ public final class URLSessionTransport: HTTPTransport {
     self.delegate = delegate
     ownsSession = true
     #if canImport(FoundationNetworking)
-    let unrepeatableDelegate = SessionDelegate()
+    let unrepeatableDelegate = SessionDelegate(serverTrust: serverTrust)
     unrepeatable = (
       URLSession(configuration: configuration, delegate: unrepeatableDelegate, delegateQueue: DelegateQueue()),
       unrepeatableDelegate
@@ -59,27 +99,10 @@ public final class URLSessionTransport: HTTPTransport {
     #endif
   }
 
-  /// Creates a transport with its own session that trusts servers by `serverTrust`.
-  ///
-  /// - Throws: ``CourierError/Kind-swift.struct/tls`` for any policy but ``ServerTrustPolicy/system``: on Linux,
-  ///   FoundationNetworking (libcurl) gives no hook to evaluate a server's certificate, and this transport does not
-  ///   evaluate custom roots or pins on Apple platforms either. It never runs with less than the policy asks; use
-  ///   the AsyncHTTPClient transport for custom roots.
-  public convenience init(
-    configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(),
-    serverTrust: ServerTrustPolicy
-  ) throws {
-    guard serverTrust.isSystemDefault else {
-      throw CourierError(
-        .tls,
-        "URLSessionTransport cannot enforce custom roots or public-key pins: URLSession on Linux has no hook to "
-          + "evaluate a server's certificate. Use AsyncHTTPClientTransport for custom roots")
-    }
-    self.init(configuration: configuration)
-  }
-
   /// Creates a transport over a session you own (and invalidate). Bodies are sent and received whole: streaming
-  /// and upload progress need the session that ``init(configuration:)`` creates.
+  /// and upload progress need the session that ``init(configuration:)`` creates. Servers are trusted as the
+  /// session's own delegate says: a ``ServerTrustPolicy`` needs the session that
+  /// ``init(configuration:serverTrust:)`` creates.
   public init(session: URLSession) {
     self.session = session
     delegate = nil
@@ -211,7 +234,9 @@ public final class URLSessionTransport: HTTPTransport {
         task?.cancel()
       }
     } catch {
-      throw CourierError(transportFailure: error, request: request)
+      // A server that failed the trust policy ends the task as cancelled; the evaluator kept why.
+      let failure = state.withLock { $0.task }.flatMap { delegate?.serverTrust?.takeFailure(of: $0) }
+      throw CourierError(transportFailure: failure ?? error, request: request)
     }
   }
 }

@@ -12,8 +12,8 @@ import Testing
 import X509
 
 /// Server trust over TLS, against a TLS server on 127.0.0.1 in the test process whose certificates are made at test
-/// time: custom roots, an unknown root, an expired certificate, a certificate for another host, and policies a
-/// transport cannot enforce, refused at creation.
+/// time: custom roots, an unknown root, an expired certificate, a certificate for another host, public-key pins
+/// (over URLSession on Apple platforms), and policies a transport cannot enforce, refused at creation.
 @Suite(.timeLimit(.minutes(1))) struct ServerTrustTests {
   /// A certificate authority made for one test, and server certificates it issues.
   struct TestAuthority {
@@ -203,13 +203,53 @@ import X509
     #expect(pins?.detail.contains("*.example.com") == true, "hosts are pinned lowercased")
     #expect(pinned.pinnedKeys == ["*.example.com": ["AAAA", "BBBB"]])
     #expect(configuration.serverTrust == .system, "a refused policy leaves the configuration as it was")
-    let linux = #expect(throws: CourierError.self) {
+    let garbage = #expect(throws: CourierError.self) {
       _ = try URLSessionTransport(
         serverTrust: ServerTrustPolicy(certificates: [Data([0x30])], trustsSystemRoots: false))
     }
-    #expect(linux?.kind == .tls)
+    #expect(garbage?.kind == .tls, "refused on Linux, not a certificate on Apple platforms")
     #expect(throws: Never.self) { _ = try URLSessionTransport(serverTrust: .system) }
   }
+
+  #if canImport(Security)
+  /// Sends `GET /hello` over a URLSession transport that trusts by `policy`.
+  static func getOverURLSession(_ url: URL, trusting policy: ServerTrustPolicy) async throws -> String {
+    let transport = try URLSessionTransport(serverTrust: policy)
+    let client = APIClient(baseURL: url.deletingLastPathComponent()) { $0.transport = transport }
+    let data = try await client.value(Endpoint<Data>.get(url.absoluteString).timeout(30))
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  @Test func urlSessionOnApplePlatformsTrustsCustomRootsAndChecksPins() async throws {
+    let authority = try TestAuthority()
+    let issued = try authority.issue()
+    let leafPin = Data(SHA256.hash(data: issued.key.publicKey.derRepresentation)).base64EncodedString()
+    let rootPin = Data(SHA256.hash(data: authority.key.publicKey.derRepresentation)).base64EncodedString()
+    try await Self.withServer(issued) { server in
+      let trusted = try ServerTrustPolicy.roots(pem: authority.pem)
+      #expect(try await Self.getOverURLSession(server.url, trusting: trusted) == "ok")
+      let both = try ServerTrustPolicy.roots(pem: authority.pem, includingSystemRoots: true)
+      #expect(try await Self.getOverURLSession(server.url, trusting: both) == "ok")
+      for pin in [leafPin, rootPin] {
+        let pinned = trusted.pinning("127.0.0.1", spkiSHA256: [pin])
+        #expect(try await Self.getOverURLSession(server.url, trusting: pinned) == "ok")
+      }
+      let wrongPin = trusted.pinning("127.0.0.1", spkiSHA256: [Data(repeating: 7, count: 32).base64EncodedString()])
+      let pinError = await #expect(throws: CourierError.self) {
+        try await Self.getOverURLSession(server.url, trusting: wrongPin)
+      }
+      #expect(pinError?.kind == .tls)
+      #expect(pinError?.detail.contains("127.0.0.1") == true, "\(String(describing: pinError?.detail))")
+      #expect(pinError?.detail.contains("pin") == true, "\(String(describing: pinError?.detail))")
+      let other = try ServerTrustPolicy.roots(pem: TestAuthority(name: "Someone Else's CA").pem)
+      let rootError = await #expect(throws: CourierError.self) {
+        try await Self.getOverURLSession(server.url, trusting: other)
+      }
+      #expect(rootError?.kind == .tls)
+      #expect(rootError?.detail.contains("trust evaluation") == true, "\(String(describing: rootError?.detail))")
+    }
+  }
+  #endif
 
   @Test func rootsMustBeCertificates() throws {
     #expect(throws: CourierError.self) { _ = try ServerTrustPolicy.roots(pem: "no certificate here") }
