@@ -45,6 +45,14 @@ extension AsyncHTTPClientTransport {
     /// reads as they arrive (streams, downloads, download progress) stream chunk by chunk. This is a transport
     /// option, not a client one: it does not change the `HTTPClient` you make.
     public var responseBufferingLimit: Int
+    /// Whether a connection that cannot be made yet (the device is offline, the host refuses it) waits for the
+    /// network to change until the connect timeout, instead of failing the request at once with
+    /// `CourierError.Kind.noConnection`. Applies on Apple platforms, where AsyncHTTPClient runs on Network.framework
+    /// (`HTTPClient.Configuration.networkFrameworkWaitForConnectivity`); SwiftNIO's sockets never wait.
+    ///
+    /// Off by default, so that an offline device is reported as promptly as URLSession reports it (a
+    /// `ConnectivityInterceptor` can wait for the network instead, for every transport).
+    public var waitsForConnectivity = false
     /// The servers the transport trusts over TLS; the system's roots unless ``trust(_:)`` set another policy.
     public private(set) var serverTrust = ServerTrustPolicy.system
     /// The TLS configuration ``serverTrust`` makes, set on the client and on every request.
@@ -86,9 +94,16 @@ extension AsyncHTTPClientTransport {
     /// A server whose chain does not lead to these roots, whose certificate has expired, or whose certificate does
     /// not name the host fails the call at once with `CourierError.Kind.tls`.
     ///
-    /// - Throws: `CourierError.Kind.tls` when a certificate is not valid DER, or when the
+    /// Your own roots alone are set as the client's `TLSConfiguration.trustRoots`, which both SwiftNIO SSL and
+    /// Network.framework use. With the system's roots too, they are `additionalTrustRoots`, which only SwiftNIO SSL
+    /// (Linux) reads: AsyncHTTPClient on Network.framework (Apple platforms) sets a server's anchors to the trust
+    /// roots alone, so the transport refuses that policy there; trust your roots alone, or use
+    /// `URLSessionTransport`, which enforces it on Apple platforms.
+    ///
+    /// - Throws: `CourierError.Kind.tls` when a certificate is not valid DER; when the
     ///   policy pins public keys: AsyncHTTPClient's TLS configuration has no certificate-verification callback, so
-    ///   this transport cannot check pins, and refuses them rather than run unpinned.
+    ///   this transport cannot check pins, and refuses them rather than run unpinned; and on Apple platforms when
+    ///   the policy adds roots of your own to the system's.
     public mutating func trust(_ policy: ServerTrustPolicy) throws {
       guard policy.pinnedKeys.isEmpty else {
         let hosts = policy.pinnedKeys.keys.sorted().joined(separator: ", ")
@@ -97,20 +112,35 @@ extension AsyncHTTPClientTransport {
           "AsyncHTTPClientTransport cannot check public-key pins (for \(hosts)): AsyncHTTPClient's TLS "
             + "configuration has no certificate-verification callback. Trust your own CA with custom roots instead")
       }
-      var tls = TLSConfiguration.makeClientConfiguration()
       if policy.isSystemDefault {
         tlsConfiguration = nil
         serverTrust = policy
         return
       }
-      if policy.trustsSystemRoots {
-        tls.additionalTrustRoots = [.certificates(try Self.certificates(policy.certificates))]
+      let roots = try Self.certificates(policy.certificates)
+      var tls = TLSConfiguration.makeClientConfiguration()
+      if !policy.trustsSystemRoots {
+        tls.trustRoots = .certificates(roots)
+      } else if Self.addsRootsToSystemRoots {
+        tls.additionalTrustRoots = [.certificates(roots)]
       } else {
-        tls.trustRoots = .certificates(try Self.certificates(policy.certificates))
+        throw CourierError(
+          .tls,
+          "AsyncHTTPClientTransport on Network.framework cannot trust custom roots together with the system's: "
+            + "AsyncHTTPClient sets the custom roots as a server's only anchors. Trust the custom roots alone "
+            + "(trustsSystemRoots: false), or use URLSessionTransport")
       }
       tlsConfiguration = tls
       serverTrust = policy
     }
+
+    /// Whether the client's TLS adds `additionalTrustRoots` to the system's: SwiftNIO SSL does, AsyncHTTPClient's
+    /// Network.framework TLS (the default event loop group on Apple platforms) ignores them.
+    #if canImport(Network)
+    static let addsRootsToSystemRoots = false
+    #else
+    static let addsRootsToSystemRoots = true
+    #endif
 
     private static func certificates(_ der: [Data]) throws -> [NIOSSLCertificate] {
       try der.enumerated().map { index, bytes in
@@ -129,12 +159,14 @@ extension AsyncHTTPClientTransport {
     }
 
     /// What `HTTPClient.shared` does, for a transport over it: inflates gzip and deflate, waits up to 90 seconds to
-    /// connect and between reads, and retries failed connection attempts. Unlike a client made from a
+    /// connect and between reads, retries failed connection attempts, and waits for connectivity. Unlike a client made from a
     /// configuration, `HTTPClient.shared` also follows up to 20 redirects itself, before Courier sees them.
     public static var sharedClient: Configuration {
-      Configuration(
+      var configuration = Configuration(
         decompression: inflatingGzipAndDeflate,
         connectTimeout: 90, readTimeout: 90, retriesFailedConnections: true, maximumConnectionsPerHost: 8)
+      configuration.waitsForConnectivity = true
+      return configuration
     }
 
     /// Whether the client inflates compressed bodies, so Courier may advertise `Accept-Encoding`.
@@ -157,6 +189,7 @@ extension AsyncHTTPClientTransport {
         decompression: decompression)
       configuration.connectionPool.retryConnectionEstablishment = retriesFailedConnections
       configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = maximumConnectionsPerHost
+      configuration.networkFrameworkWaitForConnectivity = waitsForConnectivity
       if let tlsConfiguration { configuration.tlsConfiguration = tlsConfiguration }
       return configuration
     }

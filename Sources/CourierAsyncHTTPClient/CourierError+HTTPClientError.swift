@@ -17,7 +17,8 @@ extension CourierError {
   /// Classifies a failure of AsyncHTTPClient or SwiftNIO the way `URLSessionTransport` classifies
   /// `URLError`s: deadlines and timeouts are ``Kind-swift.struct/timeout``, a refused connection or an unknown host
   /// ``Kind-swift.struct/noConnection``, a connection the server closed or reset ``Kind-swift.struct/connectionLost``,
-  /// cancellation ``Kind-swift.struct/cancelled``, and TLS failures ``Kind-swift.struct/tls``.
+  /// cancellation ``Kind-swift.struct/cancelled``, and TLS failures ``Kind-swift.struct/tls``; on Apple platforms the
+  /// same holds for the `NWError`s of Network.framework.
   init(asyncHTTPClientFailure error: any Error, request: HTTPRequest?) {
     if let courierError = error as? CourierError {
       self = courierError  // the client adds the request and response head it knows of
@@ -34,6 +35,7 @@ extension CourierError {
 
   /// Which check of the TLS handshake `error` reports, in words.
   static func failedCheck(_ error: any Error, host: String) -> String {
+    if let check = networkFrameworkFailure(in: error)?.failedCheck(host: host) { return check }
     let text = String(reflecting: error)
     if text.contains("failedToValidateHostname") || text.contains("HOSTNAME_MISMATCH") {
       return "its certificate is not valid for \(host)"
@@ -55,13 +57,16 @@ extension CourierError {
   /// each address tried) are searched for the NIOCore errors they carry, up to a few levels deep.
   static func kind(of error: any Error, depth: Int = 0) -> Kind? {
     if error is CancellationError { return .cancelled }
+    if let failure = NetworkFrameworkFailure(error) { return failure.kind }
     if let error = error as? HTTPClientError { return kind(of: error) }
     if let error = error as? IOError { return kind(errno: error.errnoCode) }
     if let error = error as? ChannelError { return kind(of: error) }
     if error is SocketAddressError.UnknownHost { return .noConnection }
     // The connection closed before the body's end (a `Content-Length` not reached, a chunked body cut short).
     if let error = error as? HTTPParserError, error == .invalidEOFState { return .connectionLost }
-    if String(reflecting: type(of: error)).hasPrefix("NIOSSL.") { return .tls }
+    let typeName = String(reflecting: type(of: error))
+    if typeName.hasPrefix("NIOSSL.") { return .tls }
+    if let kind = kind(networkFrameworkErrorNamed: typeName) { return kind }
     guard depth < 4 else { return nil }
     for nested in nestedErrors(in: error) {
       if let kind = kind(of: nested, depth: depth + 1) { return kind }
@@ -95,7 +100,14 @@ extension CourierError {
     }
   }
 
-  private static func kind(errno code: CInt) -> Kind? {
+  /// The Network.framework failure `error` is or carries, up to a few levels deep.
+  static func networkFrameworkFailure(in error: any Error, depth: Int = 0) -> NetworkFrameworkFailure? {
+    if let failure = NetworkFrameworkFailure(error) { return failure }
+    guard depth < 4 else { return nil }
+    return nestedErrors(in: error).lazy.compactMap { networkFrameworkFailure(in: $0, depth: depth + 1) }.first
+  }
+
+  static func kind(errno code: CInt) -> Kind? {
     switch code {
     case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EHOSTDOWN, ENETDOWN, EADDRNOTAVAIL: return .noConnection
     case ECONNRESET, ECONNABORTED, EPIPE, ENOTCONN: return .connectionLost
