@@ -114,14 +114,67 @@ import Testing
       "the endpoint's own message comes first")
   }
 
-  @Test func stringsFilesAreReadWithEscapes() {
-    let table = StringsFile.parse(
-      """
-      /* comment */
-      "a" = "one \\"quoted\\" word";
-      "b"="two\\nlines";
-      not a line
-      """)
-    #expect(table == ["a": "one \"quoted\" word", "b": "two\nlines"])
+  /// A bundle with `Localizable.strings` tables written as Xcode's resource step may leave them: `en` as a binary
+  /// property list, `ru` in UTF-16 with a byte-order mark.
+  func convertedBundle(english: [String: String], russian: [String: String]) throws -> (Bundle, URL) {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("courier-messages-\(UUID().uuidString)")
+    for language in ["en", "ru"] {
+      try FileManager.default.createDirectory(
+        at: root.appendingPathComponent("\(language).lproj"), withIntermediateDirectories: true)
+    }
+    let binary = try PropertyListSerialization.data(fromPropertyList: english, format: .binary, options: 0)
+    #expect(binary.starts(with: Array("bplist".utf8)))
+    try binary.write(to: root.appendingPathComponent("en.lproj/Localizable.strings"))
+    let lines = russian.sorted { $0.key < $1.key }.map { "\"\($0.key)\" = \"\($0.value)\";" }
+    let utf16 = try #require(lines.joined(separator: "\n").data(using: .utf16))
+    #expect(utf16.starts(with: [0xFF, 0xFE]) || utf16.starts(with: [0xFE, 0xFF]), "a byte-order mark")
+    try utf16.write(to: root.appendingPathComponent("ru.lproj/Localizable.strings"))
+    return (try #require(Bundle(path: root.path)), root)
+  }
+
+  @Test func tablesXcodeConvertedAreReadInBothLanguages() throws {
+    let (bundle, root) = try convertedBundle(
+      english: ["kind.timeout": "Too slow.", "kind.other": "Oops."],
+      russian: ["kind.timeout": "Слишком долго.", "kind.other": "Ой."])
+    defer { try? FileManager.default.removeItem(at: root) }
+    var english = CourierError(.timeout, "detail")
+    english.messages = UserMessages(language: "en", bundle: bundle)
+    var russian = CourierError(.timeout, "detail")
+    russian.messages = UserMessages(language: "ru", bundle: bundle)
+    #expect(english.userMessage == "Too slow.")
+    #expect(russian.userMessage == "Слишком долго.")
+  }
+
+  @Test func aSentenceMissingFromALanguageComesInEnglishThenAsADefaultNeverAsItsKey() throws {
+    let (bundle, root) = try convertedBundle(
+      english: ["kind.timeout": "Too slow.", "status.404": "Not here."],
+      russian: ["kind.cancelled": "Отменено."])
+    defer { try? FileManager.default.removeItem(at: root) }
+    let messages = UserMessages(language: "ru", bundle: bundle)
+    func message(_ kind: CourierError.Kind, status: Int? = nil) -> String {
+      var error = CourierError(kind, "detail", response: status.map { HTTPResponse(status: .init(code: $0)) })
+      error.messages = messages
+      return error.userMessage
+    }
+    #expect(message(.cancelled) == "Отменено.", "the chosen language first")
+    #expect(message(.timeout) == "Too slow.", "then English")
+    #expect(message(.unacceptableStatus, status: 404) == "Not here.")
+    #expect(message(.tls) == "Something went wrong. Please try again.", "then a readable default")
+    #expect(message(.invalidRequest) == "Something went wrong. Please try again.")
+    #expect(message(.unacceptableStatus, status: 418) == "The request could not be completed (status 418).")
+    #expect(message(.unacceptableStatus, status: 503) == "The request could not be completed (status 503).")
+  }
+
+  @Test func aBundleWithoutTablesStillGivesReadableSentences() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("courier-empty-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let messages = UserMessages(language: "en", bundle: try #require(Bundle(path: root.path)))
+    for (kind, _, _) in Self.kinds {
+      var error = CourierError(kind, "detail")
+      error.messages = messages
+      #expect(!error.userMessage.contains("kind."), "\(kind): \(error.userMessage)")
+      #expect(!error.userMessage.isEmpty)
+    }
   }
 }
