@@ -14,7 +14,7 @@ extension TokenStore {
   /// The file is created on the first save. Every save writes a new file next to the old one and renames it into
   /// place, so a crash never leaves half a token behind. A file that cannot be decoded fails ``TokenStore/load()``
   /// with ``CourierError/Kind-swift.struct/decoding``. Use it for command-line tools and servers; on Apple platforms
-  /// prefer `TokenStore.keychain(service:account:)`.
+  /// prefer `TokenStore.keychain(service:account:accessGroup:accessibility:)`.
   ///
   /// ```swift
   /// let store = TokenStore.file(at: appSupport.appendingPathComponent("credentials.json"))

@@ -3,17 +3,34 @@ import Foundation
 import Security
 
 extension TokenStore {
-  /// Keeps credentials in the Keychain as a generic password, readable after first unlock (Apple platforms only).
+  /// Keeps credentials in the Keychain as a generic password (Apple platforms only).
+  ///
+  /// The item lives in the data-protection keychain (`kSecUseDataProtectionKeychain`) on every Apple platform, so
+  /// that on macOS, too, it honours `accessibility` and `accessGroup`; an item an earlier version left in macOS's
+  /// legacy file keychain is moved there the first time it is read. On macOS this keychain needs a signed app with
+  /// an application identifier: a command-line tool without entitlements fails with
+  /// ``CourierError/Kind-swift.struct/keychain`` (`errSecMissingEntitlement`) and should use
+  /// ``TokenStore/file(at:)``. Every Keychain failure is a ``CourierError/Kind-swift.struct/keychain`` error naming
+  /// the `OSStatus`.
   ///
   /// ```swift
-  /// let store = TokenStore.keychain(service: "com.example.app", account: "api")
+  /// let store = TokenStore.keychain(service: "com.example.app", accessGroup: "TEAMID.com.example.shared")
   /// ```
   ///
   /// - Parameters:
   ///   - service: The Keychain service name.
   ///   - account: The Keychain account name.
-  public static func keychain(service: String, account: String = "default") -> TokenStore {
-    let keychain = KeychainTokenStore(service: service, account: account)
+  ///   - accessGroup: The access group to share the credentials with app extensions and the team's other apps
+  ///     (one of the app's `keychain-access-groups`, with its team prefix), or `nil` for the app's default group.
+  ///   - accessibility: When the credentials can be read; ``KeychainAccessibility/afterFirstUnlock`` by default.
+  public static func keychain(
+    service: String,
+    account: String = "default",
+    accessGroup: String? = nil,
+    accessibility: KeychainAccessibility = .afterFirstUnlock
+  ) -> TokenStore {
+    let keychain = KeychainTokenStore(
+      item: KeychainItem(service: service, account: account, accessGroup: accessGroup, accessibility: accessibility))
     return TokenStore(
       load: { try keychain.load() },
       save: { try keychain.save($0) },
@@ -21,53 +38,101 @@ extension TokenStore {
   }
 }
 
-/// The Keychain item behind `TokenStore.keychain(service:account:)`.
+/// The `SecItem` calls behind `TokenStore.keychain(service:account:accessGroup:accessibility:)`; ``KeychainItem``
+/// makes their queries and explains their failures.
 struct KeychainTokenStore: Sendable {
-  /// The Keychain service name.
-  let service: String
-  /// The Keychain account name.
-  let account: String
-
-  private var query: [String: Any] {
-    [
-      kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-      kSecAttrAccount as String: account,
-    ]
-  }
+  let item: KeychainItem
 
   /// Reads the credentials; `nil` when there are none.
   func load() throws -> AuthToken? {
-    var query = self.query
-    query[kSecReturnData as String] = true
-    query[kSecMatchLimit as String] = kSecMatchLimitOne
-    var item: CFTypeRef?
-    let status = SecItemCopyMatching(query as CFDictionary, &item)
-    if status == errSecItemNotFound { return nil }
-    guard status == errSecSuccess, let data = item as? Data else { throw Self.failure("read", status) }
-    return try JSONDecoder().decode(AuthToken.self, from: data)
+    if let data = try read(item.query) { return try decode(data) }
+    #if os(macOS)
+    guard let data = (try? read(item.legacyQuery)) ?? nil else { return nil }
+    let token = try decode(data)
+    try save(token)
+    _ = SecItemDelete(Self.dictionary(item.legacyQuery))
+    return token
+    #else
+    return nil
+    #endif
   }
 
-  /// Adds or replaces the credentials, readable after first unlock.
+  /// Adds or replaces the credentials.
   func save(_ token: AuthToken) throws {
     let data = try JSONEncoder().encode(token)
-    let attributes: [String: Any] = [
-      kSecValueData as String: data, kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
-    ]
-    var status = SecItemUpdate(query as CFDictionary, attributes as CFDictionary)
-    if status == errSecItemNotFound {
-      status = SecItemAdd(query.merging(attributes) { $1 } as CFDictionary, nil)
-    }
-    guard status == errSecSuccess else { throw Self.failure("write", status) }
+    var status = SecItemUpdate(Self.dictionary(item.query), Self.dictionary(item.attributes(data)))
+    if status == errSecItemNotFound { status = SecItemAdd(Self.dictionary(item.adding(data)), nil) }
+    guard status == errSecSuccess else { throw KeychainItem.failure("save", status: status) }
   }
 
-  /// Deletes the credentials.
+  /// Deletes the credentials (on macOS, from the legacy file keychain too).
   func clear() throws {
-    let status = SecItemDelete(query as CFDictionary)
-    guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.failure("delete", status) }
+    let status = SecItemDelete(Self.dictionary(item.query))
+    #if os(macOS)
+    _ = SecItemDelete(Self.dictionary(item.legacyQuery))
+    #endif
+    guard status == errSecSuccess || status == errSecItemNotFound else {
+      throw KeychainItem.failure("delete", status: status)
+    }
   }
 
-  private static func failure(_ action: String, _ status: OSStatus) -> CourierError {
-    CourierError(.transport, "The Keychain could not \(action) the credentials (OSStatus \(status))")
+  private func read(_ query: KeychainItem.Query) throws -> Data? {
+    var result: CFTypeRef?
+    let status = SecItemCopyMatching(Self.dictionary(KeychainItem.reading(query)), &result)
+    if status == errSecItemNotFound { return nil }
+    guard status == errSecSuccess, let data = result as? Data else {
+      throw KeychainItem.failure("read", status: status)
+    }
+    return data
+  }
+
+  private func decode(_ data: Data) throws -> AuthToken {
+    do {
+      return try JSONDecoder().decode(AuthToken.self, from: data)
+    } catch {
+      throw CourierError(.decoding, "The credentials in the Keychain could not be read", underlyingError: error)
+    }
+  }
+
+  /// `query` with the Security framework's keys and values.
+  private static func dictionary(_ query: KeychainItem.Query) -> CFDictionary {
+    var dictionary: [CFString: Any] = [:]
+    for (key, value) in query {
+      dictionary[constant(key)] = object(value)
+    }
+    return dictionary as CFDictionary
+  }
+
+  private static func constant(_ key: KeychainItem.Key) -> CFString {
+    switch key {
+    case .itemClass: kSecClass
+    case .service: kSecAttrService
+    case .account: kSecAttrAccount
+    case .accessGroup: kSecAttrAccessGroup
+    case .dataProtectionKeychain: kSecUseDataProtectionKeychain
+    case .accessible: kSecAttrAccessible
+    case .valueData: kSecValueData
+    case .returnData: kSecReturnData
+    case .matchLimit: kSecMatchLimit
+    }
+  }
+
+  private static func object(_ value: KeychainItem.Value) -> Any {
+    switch value {
+    case .genericPassword: kSecClassGenericPassword
+    case .matchOne: kSecMatchLimitOne
+    case .string(let string): string
+    case .bool(let bool): bool
+    case .data(let data): data
+    case .accessibility(let accessibility):
+      switch accessibility.base {
+      case .afterFirstUnlock: kSecAttrAccessibleAfterFirstUnlock
+      case .afterFirstUnlockThisDeviceOnly: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+      case .whenUnlocked: kSecAttrAccessibleWhenUnlocked
+      case .whenUnlockedThisDeviceOnly: kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+      case .whenPasscodeSetThisDeviceOnly: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
+      }
+    }
   }
 }
 #endif

@@ -3,8 +3,8 @@ import Foundation
 /// Where credentials are kept between calls and launches.
 ///
 /// Courier has three: ``TokenStore/inMemory(_:)``, ``TokenStore/file(at:)`` (a JSON file readable only by its owner)
-/// and, on Apple platforms, `TokenStore.keychain(service:account:)`. For anything else, pass your own three closures
-/// to ``TokenStore/init(load:save:clear:)``.
+/// and, on Apple platforms, `TokenStore.keychain(service:account:accessGroup:accessibility:)`. For anything else,
+/// pass your own three closures to ``TokenStore/init(load:save:clear:)``.
 ///
 /// ```swift
 /// let store = TokenStore.file(at: appSupport.appendingPathComponent("credentials.json"))

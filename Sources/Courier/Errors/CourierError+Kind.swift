@@ -7,6 +7,7 @@ extension CourierError {
     enum Base: String, Sendable, Hashable {
       case invalidURL, invalidRequest, encoding, noConnection, timeout, connectionLost, cancelled, tls, transport
       case unacceptableStatus, decoding, unauthorized, notCached, integrity, fileSystem, redirect, responseTooLarge
+      case keychain
     }
 
     let base: Base
@@ -49,6 +50,12 @@ extension CourierError {
     /// The response body was larger than the call's limit (``APIClient/Configuration/maxResponseBytes``,
     /// ``Endpoint/maxResponseBytes(_:)``); the transfer was ended early.
     public static let responseTooLarge = Kind(base: .responseTooLarge)
+
+    /// The Keychain refused to read, save or delete credentials (`TokenStore.keychain(service:account:accessGroup:
+    /// accessibility:)`, Apple platforms): the device is locked, the app lacks the entitlement for the access group,
+    /// or no Keychain is available. The description names the `OSStatus`; ``CourierError/underlyingError`` is an
+    /// `NSError` in `NSOSStatusErrorDomain` with it as the code. Never retryable.
+    public static let keychain = Kind(base: .keychain)
 
     /// The kind's name, e.g. `timeout`.
     public var description: String { base.rawValue }

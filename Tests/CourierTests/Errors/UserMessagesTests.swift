@@ -32,6 +32,10 @@ import Testing
       "Сервер перенаправил запрос туда, куда нельзя перейти."
     ),
     (.responseTooLarge, "The server's response was too large.", "Ответ сервера слишком большой."),
+    (
+      .keychain, "Your sign-in details could not be read or saved on this device.",
+      "Не удалось прочитать или сохранить данные для входа на этом устройстве."
+    ),
     (.invalidURL, "The request could not be created.", "Не удалось составить запрос."),
     (.invalidRequest, "The request could not be created.", "Не удалось составить запрос."),
     (.encoding, "The request could not be created.", "Не удалось составить запрос."),
