@@ -6,7 +6,9 @@
 /// print(path.isOnline, path.interfaces.map(\.name))   // true ["eth0"]
 /// ```
 public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
-  /// Whether any interface other than loopback is up.
+  /// Whether a request may connect: an interface other than loopback is up, or the system says a new connection
+  /// may bring one up (a VPN on demand, a cellular link that wakes on use), or cannot tell (see
+  /// ``NetworkMonitor/system`` on watchOS).
   ///
   /// It says nothing about whether a given server can be reached: a request can still fail with
   /// ``CourierError/isNoConnection`` while online.

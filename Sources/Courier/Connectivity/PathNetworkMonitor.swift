@@ -3,8 +3,9 @@ import Foundation
 @preconcurrency import Network
 
 extension NetworkMonitor {
-  /// The platform's monitor limited to one type of interface: online only while an interface of that type is up.
-  /// Apple platforms only.
+  /// The platform's monitor limited to one type of interface: online only while an interface of that type is up,
+  /// or may come up for a new connection. Apple platforms only. On watchOS the path stays unsatisfied unless the app
+  /// may use low-level networking (Apple's TN3135), so only such an app should use it there.
   ///
   /// ```swift
   /// let wifiOnly = NetworkMonitor.system(requiredInterfaceType: .wifi)
@@ -25,7 +26,8 @@ extension NetworkMonitor {
 /// Watches the network with `NWPathMonitor`: ``NetworkMonitor/system`` on Apple platforms.
 ///
 /// It starts watching when it is created and stops when it is released. Until the system delivers the first path
-/// (within milliseconds of creation) it reports online, so that it never blocks a request it cannot judge yet.
+/// (within milliseconds of creation) it reports ``PathStatus/unknown``, online, so that it never blocks a request it
+/// cannot judge yet; how each status counts is ``PathStatus/mayConnect``.
 final class PathNetworkMonitor: Sendable {
   private struct State {
     var path: NetworkPath?
@@ -58,7 +60,7 @@ final class PathNetworkMonitor: Sendable {
 
   /// The last path the system delivered; online until the first one arrives.
   var currentPath: NetworkPath {
-    state.withLock { $0.path } ?? NetworkPath(isOnline: true)
+    state.withLock { $0.path } ?? NetworkPath(status: .unknown)
   }
 
   /// The current path (once the system has delivered one), then every path the system delivers.
@@ -84,8 +86,20 @@ extension NetworkPath {
       NetworkInterface(name: interface.name, kind: NetworkInterface.Kind(interface.type))
     }
     self.init(
-      isOnline: path.status == .satisfied, interfaces: interfaces, isExpensive: path.isExpensive,
+      status: PathStatus(path.status), interfaces: interfaces, isExpensive: path.isExpensive,
       isConstrained: path.isConstrained)
+  }
+}
+
+extension PathStatus {
+  /// Converts a Network framework status.
+  init(_ status: NWPath.Status) {
+    switch status {
+    case .satisfied: self = .satisfied
+    case .requiresConnection: self = .requiresConnection
+    case .unsatisfied: self = .unsatisfied
+    @unknown default: self = .unknown
+    }
   }
 }
 
