@@ -13,9 +13,12 @@ import FoundationNetworking
 /// so that Courier follows it by its own rules (see ``RedirectPolicy``); a session passed to ``init(session:)``
 /// follows redirects as its own delegate says. Cookies are left as URLSession does them.
 ///
-/// Small requests with buffered bodies go out as plain data tasks. Streamed and file bodies, upload progress and
-/// streamed responses (``APIClient/stream(_:)``, downloads) use tasks whose callbacks a per-task delegate receives
-/// (dispatched by the session's delegate, which FoundationNetworking on Linux calls where it ignores
+/// Every call with a response limit (``APIClient/Configuration/maxResponseBytes``, so every ``APIClient/send(_:)``),
+/// every call on a background session, streamed and file bodies, upload progress and streamed responses
+/// (``APIClient/stream(_:)``, downloads) use tasks whose callbacks a per-task delegate receives, so that a body over
+/// the limit ends the transfer as soon as it passes it rather than once it is all in memory; only a transport's
+/// caller that sets no limit gets plain data tasks (on Apple platforms; on Linux every call takes the delegate).
+/// The session's delegate dispatches the callbacks (FoundationNetworking on Linux ignores
 /// `URLSessionTask.delegate`): a file body is uploaded from its file, any other streamed body is first written to
 /// a temporary file (URLSession then sends its `Content-Length`; Courier never sets one beside a body stream), and
 /// the response body arrives chunk by chunk as the server sends it; a body of at most 1 MiB by its `Content-Length`
@@ -24,7 +27,8 @@ import FoundationNetworking
 /// the callbacks it runs). URLSession cannot pause a running transfer on
 /// Linux, so a consumer slower than the network lets received chunks queue in memory; the AsyncHTTPClient
 /// transport applies back-pressure instead. A session passed to ``init(session:)`` has no Courier delegate: its
-/// bodies are sent and received whole.
+/// bodies are sent and received whole, and a background one is refused (URLSession allows no completion handler
+/// there).
 ///
 /// ```swift
 /// let client = APIClient(baseURL: url) { $0.transport = URLSessionTransport() }
@@ -191,7 +195,16 @@ public final class URLSessionTransport: HTTPTransport {
         requestSent: options.requestSent, limit: options.maxResponseBytes, collectsWhole: !incremental
       ).run(urlRequest, body: body)
     }
-    if let delegate, Self.answersChallengesOnlyWithDelegates || incremental || !buffered {
+    let path = Self.exchangePath(
+      hasDelegate: delegate != nil, isBackgroundSession: session.configuration.identifier != nil,
+      challengesNeedDelegate: Self.answersChallengesOnlyWithDelegates, deliversBodyIncrementally: incremental,
+      hasBufferedBody: buffered, responseLimit: options.maxResponseBytes)
+    if path == .unavailable {
+      throw CourierError(
+        .invalidRequest, "A background URLSession needs Courier's delegate: use URLSessionTransport(configuration:)",
+        request: request)
+    }
+    if let delegate, path == .delegate {
       return try await StreamingCall(
         session: session, delegate: delegate, request: request, requestSent: options.requestSent,
         limit: options.maxResponseBytes, collectsWhole: !incremental
