@@ -1193,7 +1193,7 @@ def main():
             return self_test(checker, args, patterns)
         floor = parse_floor_option(args.floor) if args.floor else read_floor(package_swift)
         build = args.build_path or os.path.join(checker.package, ".build", "debug")
-        if not os.path.isdir(build):
+        if not args.build_path and not os.path.isdir(build):
             alt = os.path.join(checker.package, ".build", args.target, "debug")
             if os.path.isdir(alt):
                 build = alt
@@ -1231,11 +1231,13 @@ def main():
         for path, line, col, message, _ in problems:
             print(f"{path}:{line}:{col}: error: {message}")
     files = len({p[0] for p in problems})
+    summary_to = sys.stderr if args.json else sys.stdout
     if problems:
-        print(f"{len(problems)} availability problem(s) in {files} file(s); the package declares {floor_text(floor)}")
+        print(f"{len(problems)} availability problem(s) in {files} file(s); the package declares {floor_text(floor)}",
+              file=summary_to)
     else:
         print(f"no availability problems in {checker.checked_files} indexed file(s); the package declares "
-              f"{floor_text(floor)}")
+              f"{floor_text(floor)}", file=summary_to)
     checker.cleanup()
     return 1 if problems else 0
 
