@@ -39,6 +39,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    .package(url: "https://github.com/swift-otel/swift-otel-semantic-conventions.git", from: "1.44.0"),
     .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
     .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
   ],
@@ -96,6 +97,7 @@ let package = Package(
         .product(name: "Instrumentation", package: "swift-distributed-tracing"),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
         .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "OTelSemanticConventions", package: "swift-otel-semantic-conventions"),
       ],
       swiftSettings: swiftSettings
     ),

@@ -2,12 +2,16 @@ import Courier
 import Foundation
 import HTTPTypes
 import Instrumentation
+import OTelSemanticConventions
 import Tracing
 
-/// Joins each call to the caller's trace: one client span per call, named by method, and a child span for every
-/// request the call hands to the transport (each retry and each redirect hop), following OpenTelemetry's HTTP client
-/// conventions (`http.request.method`, `server.address`, `server.port`, `url.full` with secrets redacted,
-/// `http.response.status_code`, `error.type`, `http.request.resend_count`). The trace context of each child span
+/// Joins each call to the caller's trace: one client span per call, named by method (`HTTP` for a method the
+/// conventions do not list), and a child span for every request the call hands to the transport (each retry and
+/// each redirect hop), following OpenTelemetry's HTTP client conventions: `http.request.method` (`_OTHER` with
+/// `http.request.method_original` for an unlisted method), `server.address`, `server.port`, `url.scheme`,
+/// `url.full` with secrets redacted, `http.response.status_code`, `error.type` (the status code of a 4xx or 5xx
+/// answer, else the ``CourierError`` kind) with the span's status set to error, and `http.request.resend_count` on
+/// every exchange after the first. The trace context of each child span
 /// goes into that request's header fields through the tracer's instrument (W3C `traceparent` with an OpenTelemetry
 /// tracer).
 ///
@@ -33,16 +37,17 @@ public struct TracingInterceptor: Interceptor {
     next: Next
   ) async throws -> (HTTPResponse, HTTPBody) {
     let parent = ServiceContext.current ?? .topLevel
-    let span = tracer.startSpan(request.method.rawValue, context: parent, ofKind: .client)
+    let span = tracer.startSpan(Self.spanName(request), context: parent, ofKind: .client)
     Self.describe(request, in: span)
     var context = context
     let tracer = self.tracer
     let callContext = span.context
     let resends = ResendCounter()
     context.observeExchanges { request in
-      let attempt = tracer.startSpan(request.method.rawValue, context: callContext, ofKind: .client)
+      let attempt = tracer.startSpan(Self.spanName(request), context: callContext, ofKind: .client)
       Self.describe(request, in: attempt)
-      attempt.attributes["http.request.resend_count"] = resends.next()
+      let resend = resends.next()
+      if resend > 0 { attempt.attributes[OTelAttribute.http.request.resendCount] = resend }
       tracer.inject(attempt.context, into: &request.headerFields, using: HTTPFieldsInjector())
       return { result in
         Self.finish(attempt, with: result)
@@ -60,27 +65,36 @@ public struct TracingInterceptor: Interceptor {
     }
   }
 
+  /// `{method}`, or `HTTP` for a method the conventions do not list.
+  private static func spanName(_ request: HTTPRequest) -> String {
+    let method = HTTPClientAttributes(request).method
+    return method == "_OTHER" ? "HTTP" : method
+  }
+
   private static func describe(_ request: HTTPRequest, in span: any Span) {
-    span.attributes["http.request.method"] = request.method.rawValue
-    if let url = request.url {
-      span.attributes["server.address"] = url.host ?? ""
-      span.attributes["server.port"] = url.port ?? (url.scheme == "https" ? 443 : 80)
+    let attributes = HTTPClientAttributes(request)
+    span.attributes[OTelAttribute.http.request.method] = attributes.method
+    if let original = attributes.originalMethod {
+      span.attributes[OTelAttribute.http.request.methodOriginal] = original
     }
-    span.attributes["url.full"] = request.redactedURL
+    span.attributes[OTelAttribute.server.address] = attributes.address
+    span.attributes[OTelAttribute.server.port] = attributes.port
+    span.attributes[OTelAttribute.url.scheme] = attributes.scheme
+    span.attributes[OTelAttribute.url.full] = request.redactedURL
   }
 
   private static func finish(_ span: any Span, with result: Result<HTTPResponse, any Error>) {
     switch result {
     case .success(let response):
-      span.attributes["http.response.status_code"] = response.status.code
-      if response.status.code >= 400 {
-        span.attributes["error.type"] = "\(response.status.code)"
+      span.attributes[OTelAttribute.http.response.statusCode] = response.status.code
+      if let type = HTTPClientAttributes.errorType(status: response.status, error: nil) {
+        span.attributes[OTelAttribute.error.type] = type
         span.setStatus(SpanStatus(code: .error))
       }
     case .failure(let error):
-      let courierError = error as? CourierError
-      if let status = courierError?.status { span.attributes["http.response.status_code"] = status.code }
-      span.attributes["error.type"] = courierError.map { "\($0.kind)" } ?? String(describing: type(of: error))
+      let status = (error as? CourierError)?.status
+      if let status { span.attributes[OTelAttribute.http.response.statusCode] = status.code }
+      span.attributes[OTelAttribute.error.type] = HTTPClientAttributes.errorType(status: status, error: error)
       span.recordError(error)
       span.setStatus(SpanStatus(code: .error))
     }
