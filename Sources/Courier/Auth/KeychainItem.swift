@@ -78,6 +78,17 @@ struct KeychainItem: Sendable, Hashable {
     query.merging(attributes(data)) { $1 }
   }
 
+  /// The credentials stored as `data` (JSON, as `save` writes them).
+  ///
+  /// - Throws: ``CourierError/Kind-swift.struct/decoding`` when `data` is not an ``AuthToken``.
+  static func token(from data: Data) throws -> AuthToken {
+    do {
+      return try JSONDecoder().decode(AuthToken.self, from: data)
+    } catch {
+      throw CourierError(.decoding, "The credentials in the Keychain could not be read", underlyingError: error)
+    }
+  }
+
   /// The failure to `action` (`read`, `save`, `delete`) the credentials with `status`.
   static func failure(_ action: String, status: Int32) -> CourierError {
     CourierError(

@@ -45,10 +45,10 @@ struct KeychainTokenStore: Sendable {
 
   /// Reads the credentials; `nil` when there are none.
   func load() throws -> AuthToken? {
-    if let data = try read(item.query) { return try decode(data) }
+    if let data = try read(item.query) { return try KeychainItem.token(from: data) }
     #if os(macOS)
     guard let data = (try? read(item.legacyQuery)) ?? nil else { return nil }
-    let token = try decode(data)
+    let token = try KeychainItem.token(from: data)
     try save(token)
     _ = SecItemDelete(Self.dictionary(item.legacyQuery))
     return token
@@ -84,14 +84,6 @@ struct KeychainTokenStore: Sendable {
       throw KeychainItem.failure("read", status: status)
     }
     return data
-  }
-
-  private func decode(_ data: Data) throws -> AuthToken {
-    do {
-      return try JSONDecoder().decode(AuthToken.self, from: data)
-    } catch {
-      throw CourierError(.decoding, "The credentials in the Keychain could not be read", underlyingError: error)
-    }
   }
 
   /// `query` with the Security framework's keys and values.

@@ -101,4 +101,11 @@ import Testing
     #expect(underlying.code == -25308)
     #expect(CourierError.Kind.keychain.description == "keychain")
   }
+
+  @Test func storedCredentialsAreReadBackAndOthersAreADecodingError() throws {
+    let token = AuthToken(accessToken: "a", refreshToken: "r")
+    #expect(try KeychainItem.token(from: JSONEncoder().encode(token)) == token)
+    let error = #expect(throws: CourierError.self) { try KeychainItem.token(from: Data("not json".utf8)) }
+    #expect(error?.kind == .decoding)
+  }
 }
