@@ -528,11 +528,21 @@ class SourceFile:
     def _declaration_end(self, start):
         """End offset of the declaration an attribute ending at `start` belongs to."""
         s = self.stripped
-        m = re.compile(r"(?:\s|@\w+(?:\s*\([^)]*\))?|\b(?:public|private|fileprivate|internal|package|open|final|"
-                       r"static|class(?=\s+(?:func|var|let|subscript|init))|override|mutating|nonmutating|"
-                       r"nonisolated|convenience|required|dynamic|lazy|weak|unowned|indirect|prefix|postfix|infix|"
-                       r"isolated|consuming|borrowing|distributed|optional|async)\b)*").match(s, start)
-        k = m.end() if m else start
+        modifiers = re.compile(r"(?:\s|\b(?:public|private|fileprivate|internal|package|open|final|"
+                               r"static|class(?=\s+(?:func|var|let|subscript|init))|override|mutating|nonmutating|"
+                               r"nonisolated|convenience|required|dynamic|lazy|weak|unowned|indirect|prefix|postfix|"
+                               r"infix|isolated|consuming|borrowing|distributed|optional|async)\b)*")
+        attribute = re.compile(r"@\w+(?:\.\w+)*\s*")
+        k = start
+        while True:
+            # Skip modifiers and attributes, whose arguments may nest parentheses (`@Test(arguments: [(1, 2)])`).
+            k = modifiers.match(s, k).end()
+            a = attribute.match(s, k)
+            if not a:
+                break
+            k = a.end()
+            if k < len(s) and s[k] == "(":
+                k = matching_paren(s, k) + 1
         depth = 0
         while k < len(s):
             c = s[k]

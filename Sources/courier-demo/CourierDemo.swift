@@ -28,6 +28,7 @@ extension CourierDemo {
     var transport: TransportChoice = .platformDefault
 
     func run() async throws {
+      guard #available(macOS 14, iOS 17, tvOS 17, *) else { throw DemoServerUnavailable() }
       let server = try await DemoServer().start(host: "127.0.0.1", port: 0)
       print("Courier demo API listening on \(server.baseURL.absoluteString)")
       print("Sending with \(transport.name)\n")
@@ -83,8 +84,14 @@ extension CourierDemo {
     var host: String = "127.0.0.1"
 
     func run() async throws {
+      guard #available(macOS 14, iOS 17, tvOS 17, *) else { throw DemoServerUnavailable() }
       print("Courier demo API on http://\(host):\(port) — Ctrl-C to stop")
       try await DemoServer().run(host: host, port: port)
     }
   }
+}
+
+/// The demo server runs on Hummingbird 2, which needs macOS 14, iOS 17 or tvOS 17 on Apple platforms.
+struct DemoServerUnavailable: Error, CustomStringConvertible {
+  var description: String { "The demo server needs macOS 14, iOS 17 or tvOS 17 (Hummingbird 2), or Linux" }
 }

@@ -3,11 +3,13 @@ import CourierStyles
 import Foundation
 import HTTPTypes
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct Credentials: Codable, Sendable {
   var email: String
   var password: String
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct Tokens: Decodable, Sendable {
   var accessToken: String
   var refreshToken: String
@@ -15,6 +17,7 @@ struct Tokens: Decodable, Sendable {
   var expiresIn: Int
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct User: Decodable, Sendable {
   var id: Int
   var email: String
@@ -22,12 +25,14 @@ struct User: Decodable, Sendable {
   var createdAt: Date
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct Signup: Encodable, Sendable {
   var email: String
   var password: String
   var name: String
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct Product: Decodable, Sendable {
   var id: Int
   var name: String
@@ -35,6 +40,7 @@ struct Product: Decodable, Sendable {
   var price: Double
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ProductPage: Decodable, Sendable {
   var items: [Product]
   var total: Int
@@ -43,6 +49,7 @@ struct ProductPage: Decodable, Sendable {
   var hasMore: Bool
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ProductFilter: Encodable, Sendable {
   var category: String?
   var minPrice: Double?
@@ -58,6 +65,7 @@ struct ProductFilter: Encodable, Sendable {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct Echo: Decodable, Sendable {
   var method: String
   var path: String
@@ -67,6 +75,7 @@ struct Echo: Decodable, Sendable {
 }
 
 /// The demo API's error body: `{"code": "...", "error": "..."}`.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct DemoAPIError: ServerErrorResponse {
   var code: String
   var error: String
@@ -74,6 +83,7 @@ struct DemoAPIError: ServerErrorResponse {
 }
 
 /// A small API described as an enum.
+@available(macOS 14, iOS 17, tvOS 17, *)
 enum ShopAPI: EndpointConvertible {
   case product(id: Int)
   case products(category: String)

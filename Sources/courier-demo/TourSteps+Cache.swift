@@ -5,6 +5,7 @@ import HTTPTypes
 
 /// The tour's cache steps: a hit, a range served from the stored response, a 304 revalidation, and a stale read while
 /// offline.
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TourSteps {
   func runCacheSteps() async throws {
     let store = InMemoryCacheStore()
@@ -66,11 +67,13 @@ extension TourSteps {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CacheDemoResource: Decodable, Sendable {
   var key: String
   var version: Int
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CacheDemoHits: Decodable, Sendable {
   var hits: Int
   var notModified: Int

@@ -10,6 +10,7 @@ import OpenCombine
 
 /// The tour's Combine step: an endpoint as a publisher, through `CourierCombine` (Combine on Apple platforms,
 /// OpenCombine elsewhere).
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TourSteps {
   func runCombineSteps() async throws {
     step("Combine: an endpoint as a publisher (CourierCombine)")

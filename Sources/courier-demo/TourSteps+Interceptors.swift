@@ -5,6 +5,7 @@ import HTTPTypes
 import Logging
 
 /// The tour's interceptor steps: shared token refresh, retries, redacted logs.
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TourSteps {
   func runInterceptorSteps() async throws {
     step("200 concurrent requests with an expired token share one refresh")
@@ -62,15 +63,18 @@ extension TourSteps {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct DemoStats: Decodable, Sendable {
   var refreshCalls: Int
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct FlakyAttempts: Decodable, Sendable {
   var attempts: Int
 }
 
 /// Collects log lines so the tour can print an excerpt.
+@available(macOS 14, iOS 17, tvOS 17, *)
 final class LogLines: Sendable {
   private let lines = LockedLines()
 
@@ -78,6 +82,7 @@ final class LogLines: Sendable {
   var all: [String] { lines.all }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 final class LockedLines: Sendable {
   private let lock = NSLock()
   nonisolated(unsafe) private var storage: [String] = []  // guarded by `lock`
@@ -86,6 +91,7 @@ final class LockedLines: Sendable {
   var all: [String] { lock.withLock { storage } }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CollectingHandler: LogHandler {
   let lines: LockedLines
   var logLevel: Logger.Level = .debug

@@ -7,6 +7,7 @@ import Tracing
 
 /// The tour's observability step: spans and metrics for a call that is redirected, printed from the tracing and
 /// metrics libraries' in-memory backends.
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TourSteps {
   func runObservabilitySteps() async throws {
     step("Tracing and metrics: one span per call, a child per exchange, and the call's metrics")

@@ -4,6 +4,7 @@ import CourierOpenAPI
 import Foundation
 
 /// The tour's OpenAPI step: the client generated from the demo API's document, sent through Courier.
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TourSteps {
   func runOpenAPISteps() async throws {
     step("The client generated from the demo API's OpenAPI document, sent through Courier")

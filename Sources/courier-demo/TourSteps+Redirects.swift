@@ -5,6 +5,7 @@ import HTTPTypes
 
 /// The tour's redirect and cookie steps: Courier follows a redirect to another origin and leaves the credentials
 /// behind, and keeps the cookies servers set in its own jar, the same way on every transport.
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TourSteps {
   func runRedirectSteps() async throws {
     step("A redirect to another origin, followed by Courier: credentials stay behind")
@@ -33,6 +34,7 @@ extension TourSteps {
 }
 
 /// What `/cookies` answers.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct CookieList: Decodable, Sendable {
   var cookies: [String: String]
 }

@@ -3,6 +3,7 @@ import Foundation
 
 /// The tour's security steps: plain http refused outside loopback, a response over its limit ended early, and an
 /// error that prints no secret.
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TourSteps {
   func runSecuritySteps() async throws {
     step("Plain http only to loopback unless allowed; bodies within their limit; no secret in error text")

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 
 /// The tour's style steps: one call in each of the five API styles, then callbacks and environments.
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TourSteps {
   func runStyleSteps() async throws {
     step("Style 1 — a client with services: request(endpoint:method:queryItems:headers:body:)")
@@ -76,6 +77,7 @@ extension TourSteps {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct StyleProductService {
   let client: APIClient
 
@@ -90,6 +92,7 @@ private struct StyleProductService {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct StyleBooksResource: APIResource {
   typealias ModelType = [Product]
   var path: String { "/products" }
@@ -97,11 +100,13 @@ private struct StyleBooksResource: APIResource {
   var wrapperKey: String? { "items" }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct StyleGreetingResource: APIResource {
   typealias ModelType = BinaryContent
   var path: String { "/text" }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private enum StyleShopAPI: TargetType {
   case products(category: String, page: Int)
   case slow(milliseconds: Int)
@@ -122,10 +127,12 @@ private enum StyleShopAPI: TargetType {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private enum StyleAPI {
   static let auth = StyleAuthController()
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 private struct StyleAuthController {
   func login(email: String, password: String) -> APIRequest<Tokens> {
     APIRequest<Tokens>("auth/login")
@@ -135,6 +142,7 @@ private struct StyleAuthController {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 @MainActor private final class TourCallbackEvents {
   var list: [String] = []
   nonisolated init() {}

@@ -11,6 +11,7 @@ import Darwin
 
 /// The tour's transfer steps: an upload with a progress bar, a JSON Lines stream, server-sent events and a resumed
 /// download.
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension TourSteps {
   func runTransferSteps() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tour-\(UUID().uuidString)")
@@ -66,6 +67,7 @@ extension TourSteps {
 }
 
 /// A progress bar on one terminal line (redrawn with `\r`), or a line per quarter when the output is not a terminal.
+@available(macOS 14, iOS 17, tvOS 17, *)
 final class ProgressBar: Sendable {
   private let state = LockedState()
   private let isTerminal = isatty(STDOUT_FILENO) != 0
@@ -90,6 +92,7 @@ final class ProgressBar: Sendable {
 }
 
 /// The last quarter a non-terminal progress bar printed.
+@available(macOS 14, iOS 17, tvOS 17, *)
 final class LockedState: @unchecked Sendable {
   // @unchecked: `quarter` is only touched under `lock`.
   private let lock = NSLock()
@@ -105,6 +108,7 @@ final class LockedState: @unchecked Sendable {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct TourUploadReport: Decodable, Sendable {
   struct Part: Decodable, Sendable {
     var name: String
@@ -116,11 +120,13 @@ struct TourUploadReport: Decodable, Sendable {
   var parts: [Part]
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct TourLine: Decodable, Sendable {
   var index: Int
   var text: String
 }
 
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct TourDigest: Decodable, Sendable {
   var sha256: String
 }

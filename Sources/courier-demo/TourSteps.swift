@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 
 /// The tour: one short, printed step per feature, in the order a newcomer meets them.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct TourSteps {
   let client: APIClient
 
@@ -106,6 +107,7 @@ struct TourSteps {
     try await runOpenAPISteps()
     try await runStyleSteps()
     try await runSecuritySteps()
+    try await runTLSSteps()
     try await runCombineSteps()
     try await runObservabilitySteps()
   }
@@ -116,6 +118,7 @@ struct TourSteps {
 }
 
 /// Counts the times a start handler ran.
+@available(macOS 14, iOS 17, tvOS 17, *)
 actor StartCount {
   private(set) var count = 0
 

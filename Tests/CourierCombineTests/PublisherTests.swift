@@ -12,9 +12,9 @@ import OpenCombine
 import CourierTestSupport
 #endif
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("Combine publishers against the demo API")
 struct PublisherTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("publisher(for:) delivers the decoded value, then finishes")
   func value() async throws {
     try await withDemoServer(.urlSession) { client, _ in
@@ -24,6 +24,7 @@ struct PublisherTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("responsePublisher(for:) delivers the whole response")
   func response() async throws {
     try await withDemoServer(.urlSession) { client, _ in
@@ -36,6 +37,7 @@ struct PublisherTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("a 404 fails with a typed CourierError that keeps the server's message")
   func notFound() async throws {
     try await withDemoServer(.urlSession) { client, _ in
@@ -49,6 +51,7 @@ struct PublisherTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("operators compose: map and catch see the typed error")
   func operators() async throws {
     try await withDemoServer(.urlSession) { client, _ in
@@ -61,6 +64,7 @@ struct PublisherTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("nothing is sent before a subscription, and each subscription sends once")
   func deferredUntilSubscribed() async throws {
     try await withDemoServer(.urlSession) { client, _ in
@@ -76,6 +80,7 @@ struct PublisherTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("cancelling the subscription cancels the request's task and transfer")
   func cancellation() async throws {
     let finished = Synchronized<[CourierError?]>([])
@@ -112,6 +117,7 @@ struct PublisherTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("SendPublisher publishes any async Courier work, such as a batch")
   func customWork() async throws {
     try await withDemoServer(.urlSession) { client, _ in
@@ -123,6 +129,7 @@ struct PublisherTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("an EndpointConvertible value can be published")
   func endpointConvertible() async throws {
     try await withDemoServer(.urlSession) { client, _ in

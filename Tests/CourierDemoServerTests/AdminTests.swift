@@ -5,8 +5,8 @@ import Testing
 
 @testable import CourierDemoServer
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct AdminTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func statsCountRoutePatterns() async throws {
     try await TestSupport.withRouter { client in
       _ = try await client.send("/products/1")
@@ -25,6 +25,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func resetRestoresSeedState() async throws {
     try await TestSupport.withRouter { client in
       let pair = try await client.loginDemoUser()
@@ -51,6 +52,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func statsReportProbes() async throws {
     try await TestSupport.withRouter { client in
       _ = try await client.send("/flaky/a?failures=1")
@@ -82,6 +84,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func resetClearsProbes() async throws {
     try await TestSupport.withRouter { client throws in
       _ = try await client.send("/flaky/a")
@@ -97,6 +100,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func resetKeepsProbesInFlightCounted() async throws {
     try await TestSupport.withRouter { client in
       async let slowProbe = client.send("/concurrency/probe?ms=600")
@@ -110,6 +114,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func expireTokensReportsCount() async throws {
     try await TestSupport.withRouter { client in
       _ = try await client.loginDemoUser()
@@ -119,6 +124,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func serversDoNotShareState() async throws {
     let token = try await TestSupport.withRouter { client in
       try await client.loginDemoUser().accessToken

@@ -5,8 +5,8 @@ import Testing
 
 @testable import CourierDemoServer
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct AuthTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func loginWithJSON() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.sendJSON(
@@ -24,6 +24,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func loginWithForm() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send(
@@ -37,6 +38,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func loginWithBasicAuthorization() async throws {
     try await TestSupport.withRouter { client in
       let credentials = Data("demo@courier.dev:secret123".utf8).base64EncodedString()
@@ -50,10 +52,12 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     #"{"email":"demo@courier.dev","password":"wrong-password"}"#,
     #"{"email":"nobody@courier.dev","password":"secret123"}"#,
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func wrongCredentialsAre401(body: String) async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.sendJSON("/auth/login", body)
@@ -63,6 +67,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func wrongBasicPasswordIs401() async throws {
     try await TestSupport.withRouter { client in
       let credentials = Data("demo@courier.dev:nope".utf8).base64EncodedString()
@@ -73,6 +78,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     (#"{"email": "demo@courier.dev", "password": "#, "invalid_json"),
     ("not json at all", "invalid_json"),
@@ -81,6 +87,7 @@ import Testing
     (#"["demo@courier.dev","secret123"]"#, "invalid_body"),
     ("", "invalid_body"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func malformedLoginBodyIs400(body: String, code: String) async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.sendJSON("/auth/login", body)
@@ -92,6 +99,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func malformedBasicHeaderIs400() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/auth/login", method: .post, headers: [.authorization: "Basic !!!"])
@@ -100,6 +108,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func refreshRotatesTokensAndIsCounted() async throws {
     try await TestSupport.withRouter { client in
       let first = try await client.loginDemoUser()
@@ -123,6 +132,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func unknownRefreshTokenIs401() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.sendJSON("/auth/refresh", #"{"refreshToken":"rt_bogus"}"#)
@@ -133,6 +143,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func adminExpiresAccessTokens() async throws {
     try await TestSupport.withRouter { client in
       let pair = try await client.loginDemoUser()
@@ -150,6 +161,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func shortTTLTokensExpireByThemselves() async throws {
     try await TestSupport.withRouter(options: .init(accessTokenTTL: .milliseconds(100))) { client in
       let pair = try await client.loginDemoUser()
@@ -161,6 +173,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func refreshFailureSwitch() async throws {
     try await TestSupport.withRouter { client in
       let pair = try await client.loginDemoUser()

@@ -7,8 +7,8 @@ import Testing
 @testable import CourierDemoServer
 
 /// Conditional `GET`/`HEAD` of `/cache/resource/{key}`: `If-None-Match` and `If-Modified-Since`.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CacheConditionalTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func matchingETagIs304WithTheCachingHeaders() async throws {
     try await TestSupport.withRouter { client in
       let uri = "/cache/resource/c?etag=1&lm=1&cc=max-age%3D60&expires=60&vary=Accept&age=5&pragma=no-cache"
@@ -34,6 +34,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     // (If-None-Match, weak=1 on the resource, 304 expected)
     (#""k-v1""#, false, true),
@@ -48,6 +49,7 @@ import Testing
     (#""k-v1"x"#, false, false),
     ("", false, false),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func ifNoneMatchUsesWeakComparison(ifNoneMatch: String, weak: Bool, notModified: Bool) async throws {
     try await TestSupport.withRouter { client in
       let uri = "/cache/resource/k?etag=1&weak=\(weak ? 1 : 0)"
@@ -59,6 +61,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: ["*", " * ", #""x", *"#])
   func starMatchesWithOrWithoutETag(ifNoneMatch: String) async throws {
     try await TestSupport.withRouter { client in
@@ -71,6 +74,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     ([#""a", W/"l-v1""#], true),
     ([#""a","l-v1",W/"b""#], true),
@@ -81,6 +85,7 @@ import Testing
     ([#""a""#, #"W/"b""#], false),
     ([#""l-v1, "a""#], false),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func listsMatchAnyMember(fields: [String], notModified: Bool) async throws {
     try await TestSupport.withRouter { client in
       let headers = HTTPFields(fields.map { HTTPField(name: .ifNoneMatch, value: $0) })
@@ -89,6 +94,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func ifModifiedSinceComparesWithLastModified() async throws {
     try await TestSupport.withRouter { client in
       let uri = "/cache/resource/m?lm=1&lmAgeSeconds=600"
@@ -112,6 +118,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func ifModifiedSinceAcceptsObsoleteDateForms() async throws {
     try await TestSupport.withRouter { client throws in
       let uri = "/cache/resource/o?lm=1"
@@ -124,6 +131,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func ifModifiedSinceIsIgnoredWhenItCannotApply() async throws {
     try await TestSupport.withRouter { client throws in
       let future = HTTPDate.format(Date().addingTimeInterval(86_400))
@@ -139,6 +147,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func ifNoneMatchTakesPrecedenceOverIfModifiedSince() async throws {
     try await TestSupport.withRouter { client in
       let uri = "/cache/resource/p?etag=1&lm=1"
@@ -151,6 +160,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func headRevalidatesToo() async throws {
     try await TestSupport.withRouter { client in
       let uri = "/cache/resource/hd?etag=1"

@@ -11,8 +11,8 @@ import FoundationNetworking
 #endif
 
 /// `/cache` over real sockets, where Hummingbird adds its own `Date` header and NIO frames bodiless responses.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CacheLiveTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func dateAndExpiresOverTheWire() async throws {
     let app = TestSupport.server().makeApplication()
     try await app.test(.live) { client in
@@ -37,6 +37,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func notModifiedOverTheWire() async throws {
     let app = TestSupport.server().makeApplication()
     try await app.test(.live) { client in
@@ -56,6 +57,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func urlSessionSeesNotModified() async throws {
     try await TestSupport.withLiveServer { server in
       let url = try TestSupport.url("/cache/resource/session?etag=1&lm=1", on: server)

@@ -7,11 +7,12 @@ import Testing
 @testable import CourierDemoServer
 
 /// `GET /cache/resource/{key}`: each caching header the query chooses, the body, `fail` and bad parameters.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CacheResourceTests {
   /// Every header a query parameter can add.
-  static let cachingHeaders: [HTTPField.Name] = [.cacheControl, .eTag, .lastModified, .expires, .age, .vary, .pragma]
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  static var cachingHeaders: [HTTPField.Name] { [.cacheControl, .eTag, .lastModified, .expires, .age, .vary, .pragma] }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func plainResourceHasNoCachingHeaders() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/cache/resource/a")
@@ -27,6 +28,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     ("max-age%3D60%2C%20must-revalidate", "max-age=60, must-revalidate"),
     ("max-age=0", "max-age=0"),
@@ -34,6 +36,7 @@ import Testing
     ("private,%20max-age=5,%20stale-while-revalidate=30", "private, max-age=5, stale-while-revalidate=30"),
     ("public,s-maxage=600+x", "public,s-maxage=600+x"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func cacheControlIsSentVerbatim(query: String, expected: String) async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/cache/resource/cc?cc=\(query)")
@@ -42,9 +45,11 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     ("etag=1", #""e-v1""#), ("etag=1&weak=0", #""e-v1""#), ("etag=1&weak=1", #"W/"e-v1""#),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func entityTags(query: String, expected: String) async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/cache/resource/e?\(query)")
@@ -53,6 +58,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [(nil, 3_600), (0, 0), (86_400, 86_400)] as [(Int?, Int)])
   func lastModifiedPrecedesTheVersion(ageSeconds: Int?, expectedAge: Int) async throws {
     try await TestSupport.withRouter { client in
@@ -66,6 +72,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [-60, 0, 1, 120, 31_536_000])
   func expiresIsRelativeToDate(seconds: Int) async throws {
     try await TestSupport.withRouter { client in
@@ -77,6 +84,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [-3_600, -5, 300])
   func dateSimulatesClockSkew(seconds: Int) async throws {
     try await TestSupport.withRouter { client in
@@ -87,6 +95,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [0, 120, 2_147_483_648])
   func ageIsSentAsGiven(seconds: Int) async throws {
     try await TestSupport.withRouter { client throws in
@@ -94,12 +103,14 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func pragmaNoCache() async throws {
     try await TestSupport.withRouter { client throws in
       #expect(try await client.send("/cache/resource/p?pragma=no-cache").headers[.pragma] == "no-cache")
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func varyBodiesDifferByAcceptLanguage() async throws {
     try await TestSupport.withRouter { client in
       let uri = "/cache/resource/v?vary=Accept-Language&cc=max-age%3D60"
@@ -115,6 +126,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func varyListsSeveralHeadersOrStar() async throws {
     try await TestSupport.withRouter { client in
       let headers: HTTPFields = [.acceptLanguage: "en", .accept: "application/json"]
@@ -128,6 +140,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func headIsCountedAndKeepsTheHeaders() async throws {
     try await TestSupport.withRouter { client in
       let head = try await client.send("/cache/resource/h?etag=1&cc=max-age%3D60", method: .head)
@@ -140,10 +153,12 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     (500, "internal_error"), (501, "not_implemented"), (502, "bad_gateway"), (503, "service_unavailable"),
     (504, "gateway_timeout"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func failAnswersTheStatusWithNoStore(code: Int, errorCode: String) async throws {
     try await TestSupport.withRouter { client in
       let uri = "/cache/resource/f?fail=\(code)&cc=max-age%3D60&etag=1&lm=1"
@@ -160,12 +175,14 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func unknownParametersAreIgnored() async throws {
     try await TestSupport.withRouter { client throws in
       #expect(try await client.send("/cache/resource/u?n=2&whatever").status == .ok)
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     ("expires=soon", "expires"), ("expires=1.5", "expires"), ("expires=", "expires"),
     ("expires=99999999999999999999", "expires"), ("expires=315360001", "expires"), ("date=yesterday", "date"),
@@ -176,6 +193,7 @@ import Testing
     ("cc=%20max-age=1", "cc"), ("vary=", "vary"), ("vary=Accept%20Language", "vary"), ("vary=a,,b", "vary"),
     ("vary=*,Accept", "vary"), ("vary=Accept%0D%0AX:1", "vary"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func badParametersAre400AndNotCounted(query: String, parameter: String) async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/cache/resource/bad?\(query)")
@@ -188,6 +206,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func keysThatCannotBeETagsAre400WithETagOnly() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send(#"/cache/resource/a"b?etag=1"#)

@@ -7,8 +7,8 @@ import Testing
 @testable import CourierDemoServer
 
 /// Unsafe methods on `/cache/resource/{key}`, the `/cache/hits/{key}` counters and `/admin/reset`.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CacheUpdateTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete])
   func unsafeMethodsMakeANewVersion(method: HTTPRequest.Method) async throws {
     try await TestSupport.withRouter { client in
@@ -34,6 +34,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func lastModifiedMovesForwardWithEachVersion() async throws {
     try await TestSupport.withRouter { client in
       let uri = "/cache/resource/t?lm=1"
@@ -50,6 +51,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func locationAndContentLocationAreEchoed() async throws {
     try await TestSupport.withRouter { client in
       let query = "location=/cache/resource/other&contentLocation=%2Fcache%2Fresource%2Fe%3Fetag%3D1"
@@ -67,6 +69,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     // (method, status, new version expected, body expected)
     (HTTPRequest.Method.post, 201, true, #"{"key":"s","version":2}"#),
@@ -78,6 +81,7 @@ import Testing
     (.delete, 500, false, #"{"code":"status_500","error":"Status 500 for DELETE of key 's'"}"#),
     (.put, 599, false, #"{"code":"status_599","error":"Status 599 for PUT of key 's'"}"#),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func statusIsAnsweredAndOnly2xxMakesANewVersion(
     method: HTTPRequest.Method,
     code: Int,
@@ -95,11 +99,13 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     ("status=199", "status"), ("status=600", "status"), ("status=ok", "status"), ("location=", "location"),
     ("location=/a%20b", "location"), ("contentLocation=/%C3%A9", "contentLocation"),
     ("contentLocation=/a%0Ab", "contentLocation"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func badUpdateParametersAre400AndNotCounted(query: String, parameter: String) async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/cache/resource/b?\(query)", method: .post)
@@ -110,6 +116,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func hitsCountOriginRequestsWithoutBeingCounted() async throws {
     try await TestSupport.withRouter { client in
       let empty = try await client.send("/cache/hits/n")
@@ -136,6 +143,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func resetForgetsCountersAndVersions() async throws {
     try await TestSupport.withRouter { client in
       _ = try await client.send("/cache/resource/r?etag=1")
@@ -151,6 +159,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func otherMethodsAre405() async throws {
     try await TestSupport.withRouter { client in
       let options = try await client.send("/cache/resource/k", method: .options)

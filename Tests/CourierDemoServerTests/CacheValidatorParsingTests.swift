@@ -4,19 +4,21 @@ import Testing
 @testable import CourierDemoServer
 
 /// The parsers behind conditional requests: HTTP-dates and `If-None-Match`.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CacheValidatorParsingTests {
   /// 1994-11-06T08:49:37Z, RFC 9110's example date.
   static let example = Date(timeIntervalSince1970: 784_111_777)
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
     "Sun Nov 06 08:49:37 1994", "Sun,  06 Nov 1994 08:49:37 GMT",
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func parsesAllThreeForms(text: String) {
     #expect(HTTPDate.parse(text) == Self.example)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func parsesWhatFormatWrites() {
     for seconds in [0.0, 951_782_400, 1_792_567_680, 4_102_444_799] {
       let date = Date(timeIntervalSince1970: seconds)
@@ -28,6 +30,7 @@ import Testing
     #expect(HTTPDate.parse("Mon, 29 Feb 2100 00:00:00 GMT") == nil)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func twoDigitYearsAreAtMostFiftyYearsAhead() {
     let now = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01
     let calendar = Calendar(identifier: .gregorian)
@@ -39,6 +42,7 @@ import Testing
     #expect(year("Saturday, 01-Jan-00 00:00:00 GMT") == 2000)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     "", "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 06 Nov 94 08:49:37 GMT",
     "Sun, 06 nov 1994 08:49:37 GMT", "Sun, 32 Jan 1994 08:49:37 GMT", "Sun, 00 Jan 1994 08:49:37 GMT",
@@ -46,10 +50,12 @@ import Testing
     "Sun, +6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT", "Sunday, 06-Nov-1994 08:49:37 GMT",
     "Sun Nov  6 08:49:37 94", "784111777", "Sun, 06 Nov 1994 08:49:37 GMT extra",
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func rejectsOtherText(text: String) {
     #expect(HTTPDate.parse(text) == nil)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func parsesIfNoneMatch() {
     let strong = EntityTag(opaque: "a", isWeak: false)
     let weak = EntityTag(opaque: "b", isWeak: true)
@@ -63,6 +69,7 @@ import Testing
     #expect(IfNoneMatch(fieldValues: [#""""#]) == .tags([EntityTag(opaque: "", isWeak: false)]))
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func weakComparisonIgnoresStrength() {
     let tags = IfNoneMatch.tags([EntityTag(opaque: "v1", isWeak: true)])
     #expect(tags.matches(EntityTag(opaque: "v1", isWeak: false)))

@@ -9,8 +9,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct ConcurrencyProbeTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func sequentialProbesSeeOnlyThemselves() async throws {
     try await TestSupport.withRouter { client in
       for _ in 0..<3 {
@@ -22,6 +22,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func concurrentProbesRaiseTheMaximum() async throws {
     try await TestSupport.withRouter { client in
       let reports = try await withThrowingTaskGroup(of: ProbeReport.self) { group in
@@ -42,6 +43,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func probeWaits() async throws {
     try await TestSupport.withRouter { client in
       let clock = ContinuousClock()
@@ -59,6 +61,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: ["ms=-1", "ms=abc", "ms=", "ms=1.5", "ms=99999999999999999999"])
   func badMillisecondsAre400(query: String) async throws {
     try await TestSupport.withRouter { client in
@@ -69,6 +72,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func liveURLSessionRunsProbesConcurrently() async throws {
     try await TestSupport.withLiveServer { server in
       let url = try TestSupport.url("/concurrency/probe?ms=400", on: server)

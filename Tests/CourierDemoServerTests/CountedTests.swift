@@ -5,8 +5,8 @@ import Testing
 
 @testable import CourierDemoServer
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CountedTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func countsHitsPerKeyWithoutCaching() async throws {
     try await TestSupport.withRouter { client in
       for hit in 1...3 {
@@ -25,6 +25,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func waitsAndNumbersConcurrentHits() async throws {
     try await TestSupport.withRouter { client in
       let clock = ContinuousClock()
@@ -42,6 +43,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func headCountsToo() async throws {
     try await TestSupport.withRouter { client in
       let head = try await client.send("/counted/h", method: .head)
@@ -51,6 +53,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: ["ms=-5", "ms=later", "ms="])
   func badMillisecondsAre400AndNotCounted(query: String) async throws {
     try await TestSupport.withRouter { client in
@@ -61,6 +64,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func longWaitsAreCapped() async throws {
     try await TestSupport.withRouter { client throws in
       let clock = ContinuousClock()

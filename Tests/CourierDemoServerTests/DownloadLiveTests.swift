@@ -8,8 +8,8 @@ import FoundationNetworking
 #endif
 
 /// `/download` over real sockets with URLSession: whole bodies, resuming after a dropped connection, throttling.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct DownloadLiveTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func wholeBodyAndDigest() async throws {
     try await TestSupport.withLiveServer { server in
       let (status, body, response) = try await LiveServerTests.fetch(
@@ -25,6 +25,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func rangeOverTheWire() async throws {
     try await TestSupport.withLiveServer { server in
       var request = URLRequest(url: try TestSupport.url("/download/100000", on: server))
@@ -37,6 +38,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func droppedDownloadResumesWithRange() async throws {
     try await TestSupport.withLiveServer { server in
       let url = try TestSupport.url("/download/1000000/drop?key=resume&after=300000", on: server)
@@ -60,6 +62,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func dropBeforeAnyBodyByte() async throws {
     try await TestSupport.withLiveServer { server in
       let url = try TestSupport.url("/download/5000/drop?key=zero&after=0", on: server)
@@ -72,6 +75,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func rateLimitsTheTransfer() async throws {
     try await TestSupport.withLiveServer { server in
       let clock = ContinuousClock()

@@ -7,10 +7,10 @@ import Testing
 @testable import CourierDemoServer
 
 /// `/download/{bytes}`, its `/drop` variant and `/download/sha256/{bytes}`, driven in memory.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct DownloadTests {
   static let lastModified = "Mon, 01 Jan 2024 00:00:00 GMT"
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func fullBody() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/download/1000")
@@ -25,6 +25,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func emptyAndChunkSpanningBodies() async throws {
     try await TestSupport.withRouter { client in
       let empty = try await client.send("/download/0")
@@ -39,6 +40,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     ("bytes=0-0", Int64(0), Int64(0)),
     ("bytes=10-19", 10, 19),
@@ -51,6 +53,7 @@ import Testing
     (" bytes=3-4 ", 3, 4),
     ("bytes=999-999", 999, 999),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func singleRanges(range: String, first: Int64, last: Int64) async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/download/1000", headers: [.range: range])
@@ -62,10 +65,12 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     ("/download/1000", "bytes=1000-"), ("/download/1000", "bytes=1000-2000"), ("/download/1000", "bytes=-0"),
     ("/download/1000", "bytes=99999999999999999999999-"), ("/download/0", "bytes=0-"), ("/download/0", "bytes=-1"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func unsatisfiableRangesAre416(uri: String, range: String) async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send(uri, headers: [.range: range])
@@ -77,6 +82,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: ["bytes=5-2", "bytes=a-b", "items=0-1", "bytes=0-1,5-6", "bytes=", "bytes=-", "bytes=1", "0-1"])
   func unusableRangesAreIgnored(range: String) async throws {
     try await TestSupport.withRouter { client in
@@ -87,6 +93,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     ("", #""dl-1000""#, true),
     ("", #""dl-999""#, false),
@@ -97,6 +104,7 @@ import Testing
     ("?etag=v2", #""v2""#, true),
     ("?etag=v2", #""dl-1000""#, false),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func ifRange(query: String, ifRange: String, honoured: Bool) async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send(
@@ -109,6 +117,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func ifRangeWithoutRangeIsIgnored() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/download/10", headers: [.ifRange: #""other""#])
@@ -117,6 +126,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func etagParameter() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/download/10?etag=release-2")
@@ -129,6 +139,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func headHasTheHeadersButNoBody() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/download/8589934592", method: .head)
@@ -144,6 +155,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: ["-1", "8589934593", "abc", "1.5", "99999999999999999999"])
   func badSizesAre400(bytes: String) async throws {
     try await TestSupport.withRouter { client in
@@ -155,6 +167,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: ["0", "-5", "fast", "1099511627777"])
   func badRatesAre400(rate: String) async throws {
     try await TestSupport.withRouter { client in
@@ -164,6 +177,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func rateThrottles() async throws {
     try await TestSupport.withRouter { client in
       let clock = ContinuousClock()
@@ -177,11 +191,13 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     (Int64(0), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
     (1_000, "5097e7d587352f5097062ae679f37bda5802d9f875aba14c8cb4d1a188ada179"),
     (1_000_000, "668f6709eed11666baa9f0fcd94cbae12c6ad4236918792be36e62d03257fc44"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func sha256Endpoint(bytes: Int64, digest: String) async throws {
     try await TestSupport.withRouter { client in
       for _ in 0..<2 {
@@ -197,6 +213,7 @@ import Testing
 
   // MARK: Drop
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func dropsOncePerKeyThenServesRanges() async throws {
     try await TestSupport.withRouter { client in
       // HEAD does not use up the key.
@@ -222,6 +239,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func dropParametersAreValidatedWithoutUsingTheKey() async throws {
     try await TestSupport.withRouter { client in
       for (query, parameter) in [
@@ -244,6 +262,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func adminResetForgetsDroppedKeys() async throws {
     try await TestSupport.withRouter { client in
       await #expect(throws: ConnectionDrop.Dropped.self) {

@@ -18,10 +18,10 @@ struct EchoReply: Decodable, Equatable {
   var bodyLength: Int
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct EchoTests {
   static let trickyQuery = "a%26b=c%3Dd&e=%F0%9F%91%8D&plus=a+b"
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func preservesRawQueryAndDecodesPairs() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/echo/a%20b?\(Self.trickyQuery)")
@@ -37,6 +37,7 @@ struct EchoReply: Decodable, Equatable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func queryEdgeCases() async throws {
     try await TestSupport.withRouter { client in
       let none = try await client.send("/echo")
@@ -55,6 +56,7 @@ struct EchoReply: Decodable, Equatable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: ["PUT", "PATCH", "DELETE", "POST", "OPTIONS", "PROPFIND"])
   func echoesEveryMethod(method: String) async throws {
     try await TestSupport.withRouter { client in
@@ -69,6 +71,7 @@ struct EchoReply: Decodable, Equatable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func echoesHeadersInOrder() async throws {
     try await TestSupport.withRouter { client in
       let trace = try #require(HTTPFields.Element.Name("X-Trace"))
@@ -85,6 +88,7 @@ struct EchoReply: Decodable, Equatable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func binaryBodyIsBase64() async throws {
     try await TestSupport.withRouter { client in
       let bytes: [UInt8] = [0xFF, 0x00, 0x01, 0xFE, 0x80]
@@ -97,6 +101,7 @@ struct EchoReply: Decodable, Equatable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func unicodeBody() async throws {
     try await TestSupport.withRouter { client in
       let echo = try await client.send("/echo", method: .post, body: "Grüße 👋").decode(EchoReply.self)
@@ -106,6 +111,7 @@ struct EchoReply: Decodable, Equatable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func echoIsCountedInStats() async throws {
     try await TestSupport.withRouter { client in
       _ = try await client.send("/echo/a", method: .put)
@@ -115,6 +121,7 @@ struct EchoReply: Decodable, Equatable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func echoPrefixDoesNotSwallowOtherPaths() async throws {
     try await TestSupport.withRouter { client throws in
       #expect(try await client.send("/echoes").status == .notFound)

@@ -5,8 +5,8 @@ import Testing
 
 @testable import CourierDemoServer
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct FaultTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [200, 201, 299, 400, 418, 429, 500, 503, 599])
   func statusWithBody(code: Int) async throws {
     try await TestSupport.withRouter { client in
@@ -17,6 +17,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func statusWorksForOtherMethods() async throws {
     try await TestSupport.withRouter { client throws in
       #expect(try await client.send("/status/503", method: .post).status == .serviceUnavailable)
@@ -24,6 +25,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [204, 304])
   func statusWithoutBody(code: Int) async throws {
     try await TestSupport.withRouter { client in
@@ -33,6 +35,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: ["100", "199", "600", "abc", "-1"])
   func badStatusIs400(code: String) async throws {
     try await TestSupport.withRouter { client in
@@ -42,6 +45,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func slowWaits() async throws {
     try await TestSupport.withRouter { client in
       let clock = ContinuousClock()
@@ -53,6 +57,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func slowDoesNotBlockOtherRequests() async throws {
     try await TestSupport.withRouter { client in
       let clock = ContinuousClock()
@@ -68,6 +73,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: ["/slow", "/slow?ms=-5", "/slow?ms=soon"])
   func slowRejectsBadInput(uri: String) async throws {
     try await TestSupport.withRouter { client in
@@ -77,6 +83,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func malformedJSON() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/malformed-json")
@@ -86,6 +93,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func text() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/text")
@@ -95,6 +103,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func empty() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/empty")

@@ -8,16 +8,17 @@ import FoundationNetworking
 #endif
 
 /// `/flaky/{key}` over real sockets: what URLSession sees when the server fails or drops the connection.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct FlakyLiveTests {
   /// Sends a request with a fresh session (so no pooled connection is reused) and returns the `URLError` it fails
   /// with, recording an issue when it does not fail that way.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func transportError(_ url: URL, method: String = "GET", body: Data? = nil) async -> URLError? {
     await #expect(throws: URLError.self) {
       _ = try await LiveServerTests.fetch(url, method: method, body: body)
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func resetIsConnectionLostThenSucceeds() async throws {
     try await TestSupport.withLiveServer { server in
       let url = try TestSupport.url("/flaky/live?mode=reset&failures=2", on: server)
@@ -35,6 +36,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func resetWorksForPostPutAndHead() async throws {
     try await TestSupport.withLiveServer { server in
       let url = try TestSupport.url("/flaky/methods?mode=reset&failures=3", on: server)
@@ -51,6 +53,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func statusFailureWithRetryAfterDateOverTheWire() async throws {
     try await TestSupport.withLiveServer { server in
       let url = try TestSupport.url("/flaky/wire?failures=1&status=429&retryAfterDate=60", on: server)

@@ -5,8 +5,8 @@ import Testing
 
 @testable import CourierDemoServer
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct FlakyTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func failsTwiceByDefaultThenSucceeds() async throws {
     try await TestSupport.withRouter { client in
       for attempt in 1...2 {
@@ -25,6 +25,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [0, 1, 5, 20])
   func failuresThenSuccessCountsAttempts(failures: Int) async throws {
     try await TestSupport.withRouter { client in
@@ -39,10 +40,12 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     (408, "request_timeout"), (429, "too_many_requests"), (500, "internal_error"), (502, "bad_gateway"),
     (503, "service_unavailable"), (504, "gateway_timeout"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func eachStatus(code: Int, errorCode: String) async throws {
     try await TestSupport.withRouter { client in
       let failure = try await client.send("/flaky/s?failures=1&status=\(code)")
@@ -53,6 +56,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [0, 1, 120, 3600])
   func retryAfterSeconds(seconds: Int) async throws {
     try await TestSupport.withRouter { client in
@@ -66,6 +70,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [0, 5, 90, 3600])
   func retryAfterDate(seconds: Int) async throws {
     try await TestSupport.withRouter { client in
@@ -83,6 +88,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func httpDateFormat() {
     #expect(HTTPDate.format(Date(timeIntervalSince1970: 1_792_567_680)) == "Wed, 21 Oct 2026 07:28:00 GMT")
     #expect(HTTPDate.format(Date(timeIntervalSince1970: 915_246_245.9)) == "Sat, 02 Jan 1999 03:04:05 GMT")
@@ -91,6 +97,7 @@ import Testing
     #expect(HTTPDate.secondsAhead(0, from: Date(timeIntervalSince1970: 7)) == Date(timeIntervalSince1970: 7))
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func otherMethodsCountOnTheSameKey() async throws {
     try await TestSupport.withRouter { client in
       let post = try await client.sendJSON("/flaky/m?failures=3", #"{"x":1}"#)
@@ -111,6 +118,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func keysAreIndependentAndReadingDoesNotCount() async throws {
     try await TestSupport.withRouter { client in
       #expect(try await client.send("/flaky/a/attempts").text == #"{"attempts":0,"key":"a"}"#)
@@ -123,6 +131,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func resetInMemoryThrowsAndCounts() async throws {
     try await TestSupport.withRouter { client throws in
       for _ in 0..<2 {
@@ -139,6 +148,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     ("failures=-1", "failures"), ("failures=21", "failures"), ("failures=two", "failures"), ("failures=", "failures"),
     ("failures=99999999999999999999", "failures"), ("mode=close", "mode"), ("mode=", "mode"),
@@ -148,6 +158,7 @@ import Testing
     ("mode=reset&status=500", "status"), ("mode=reset&retryAfter=1", "retryAfter"),
     ("mode=reset&retryAfterDate=1", "retryAfterDate"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func badParametersAre400AndNotCounted(query: String, parameter: String) async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/flaky/bad?\(query)")
@@ -160,6 +171,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func overlongKeyIs400() async throws {
     try await TestSupport.withRouter { client in
       let key = String(repeating: "k", count: PathParameter.maxKeyLength + 1)
@@ -173,6 +185,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func unknownMethodIs405WithAllow() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/flaky/k", method: .options)
@@ -183,6 +196,7 @@ import Testing
   }
 
   /// Parses an IMF-fixdate such as `Wed, 21 Oct 2026 07:28:00 GMT`.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func parseHTTPDate(_ text: String) -> Date? {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")

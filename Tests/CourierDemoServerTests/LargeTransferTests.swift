@@ -5,11 +5,11 @@ import Testing
 
 /// Large transfers over real sockets, one at a time (they keep a core busy hashing in a debug build): parts are
 /// streamed, and the server (in this process) never holds a whole body.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite(.serialized) struct LargeTransferTests {
   /// How much the resident set may grow over the transfers.
   static let allowedGrowth = 64 << 20
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func fiftyMegabytePartIsStreamed() async throws {
     let size: Int64 = 50_000_000
     var head = FormBuilder(boundary: "live-boundary")
@@ -41,12 +41,14 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(.enabled(if: TransferTestSupport.residentBytes() != nil, "needs /proc/self/status"))
   func twoHundredMegabytesUpAndDown() async throws {
     let size: Int64 = 200_000_000
     try await TestSupport.withLiveServer { server in
       let client = RawHTTPClient(port: server.port)
       let prefix = Array("--m\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f.bin\"\r\n\r\n".utf8)
+      @available(macOS 14, iOS 17, tvOS 17, *)
       func upload(_ length: Int64) async throws -> UploadReport {
         let body = RawHTTPClient.Body(prefix: prefix, patternLength: length, suffix: Array("\r\n--m--\r\n".utf8))
         let response = try await client.send(
@@ -57,6 +59,7 @@ import Testing
         )
         return try JSONDecoder().decode(UploadReport.self, from: Data(response.body))
       }
+      @available(macOS 14, iOS 17, tvOS 17, *)
       func download(_ length: Int64) async throws -> RawHTTPClient.Response {
         try await client.send("GET", "/download/\(length)", keepBody: 0, patternOffset: 0)
       }

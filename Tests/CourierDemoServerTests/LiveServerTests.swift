@@ -10,9 +10,9 @@ import FoundationNetworking
 #endif
 
 /// Tests that run real servers on 127.0.0.1 and talk to them over sockets.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct LiveServerTests {
   /// Sends one request with a fresh URLSession and returns status and body.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func fetch(
     _ url: URL,
     method: String = "GET",
@@ -29,6 +29,7 @@ import FoundationNetworking
     return (http.statusCode, data, http)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func startServeAndStop() async throws {
     let server = try await TestSupport.server().start()
     #expect(server.host == "127.0.0.1")
@@ -48,6 +49,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func startAndStopRepeatedly() async throws {
     var ports: [Int] = []
     for _ in 0..<3 {
@@ -64,6 +66,7 @@ import FoundationNetworking
     await again.stop()
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func busyPortThrows() async throws {
     let first = try await TestSupport.server().start()
     await #expect(throws: (any Error).self) {
@@ -73,6 +76,7 @@ import FoundationNetworking
     await first.stop()
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func echoOverTheWireKeepsTheRawTarget() async throws {
     let server = try await TestSupport.server().start()
     let url = try #require(URL(string: "\(server.baseURL.absoluteString)/echo/a%20b?\(EchoTests.trickyQuery)"))
@@ -89,6 +93,7 @@ import FoundationNetworking
     #expect(echo.headers.first == ["Host", "127.0.0.1:\(server.port)"])
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func stopEndsSlowRequestsPromptly() async throws {
     let server = try await TestSupport.server().start()
     let url = server.baseURL.appendingPathComponent("slow")
@@ -105,6 +110,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func runEndsWhenCancelled() async throws {
     let task = Task { try await TestSupport.server().run(port: 0) }
     try await Task.sleep(for: .milliseconds(200))
@@ -118,6 +124,7 @@ import FoundationNetworking
     #expect(clock.now - start < .seconds(15))
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func startInCancelledTaskThrows() async throws {
     let task = Task {
       withUnsafeCurrentTask { $0?.cancel() }
@@ -127,6 +134,7 @@ import FoundationNetworking
     await #expect(throws: CancellationError.self) { try await task.value }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func hummingbirdLiveClient() async throws {
     let app = TestSupport.server().makeApplication()
     try await app.test(.live) { client in

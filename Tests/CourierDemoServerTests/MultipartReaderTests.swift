@@ -4,10 +4,10 @@ import Testing
 @testable import CourierDemoServer
 
 /// The streaming multipart reader and the header parsing behind it, without a server.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct MultipartReaderTests {
   /// A form whose bodies hold near-misses of the delimiter, split at every place a chunk may end.
-  static let trickyForm: FormBuilder = {
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  static var trickyForm: FormBuilder {
     var form = FormBuilder(boundary: "b0und")
     form.field("almost", "x\r\n--b0un\r\n--b0unD\r\r\n-\r\n--\r\n-b0und\n--b0und\r--b0und")
     form.file("crs", filename: "c.bin", contentType: nil, body: Array("\r\r\r\n\r\n-\r".utf8))
@@ -16,9 +16,10 @@ import Testing
       "pattern", filename: "p.bin", contentType: "application/octet-stream", body: TransferTestSupport.pattern(5_000))
     form.field("last", "-b0und-\r\n")
     return form
-  }()
+  }
 
   /// Feeds `bytes` in pieces of `size` and returns the report.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func read(_ bytes: [UInt8], boundary: String, pieceSize size: Int) throws -> UploadReport {
     let reader = MultipartReader(boundary: boundary)
     var start = 0
@@ -29,6 +30,7 @@ import Testing
     return try reader.finish()
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [1, 2, 3, 5, 7, 8, 9, 13, 64, 1_000, 100_000])
   func chunkBoundariesDoNotMatter(pieceSize: Int) throws {
     let form = Self.trickyForm
@@ -44,6 +46,7 @@ import Testing
     #expect(report.parts[4].value == "-b0und-\r\n")
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [1, 4, 1_000])
   func cutOffAnywhereIsRejected(pieceSize: Int) throws {
     var form = FormBuilder(boundary: "b0und")
@@ -61,6 +64,7 @@ import Testing
     #expect(try Self.read(Array(body[..<lastCut]), boundary: "b0und", pieceSize: pieceSize).parts.count == 3)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func preambleAndLongEpilogueAreSkipped() throws {
     var form = FormBuilder(boundary: "xyz")
     form.field("a", "1")
@@ -70,6 +74,7 @@ import Testing
     #expect(report.totalBytes == Int64(body.count))
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func formWithoutPartsIsEmpty() throws {
     for body in ["--xyz--", "--xyz--\r\n", "\r\n--xyz--\r\n"] {
       #expect(try Self.read(Array(body.utf8), boundary: "xyz", pieceSize: 3).parts.isEmpty)
@@ -78,6 +83,7 @@ import Testing
     #expect(throws: MultipartFailure.self) { try Self.read([], boundary: "xyz", pieceSize: 3) }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func oversizedHeadersAreRejected() throws {
     var form = FormBuilder(boundary: "xyz")
     form.part(disposition: #"form-data; name="\#(String(repeating: "n", count: 40_000))""#, body: [])
@@ -85,6 +91,7 @@ import Testing
     #expect(error?.message.contains("exceeds 16 KiB") == true)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func valueIsTextUpToOneKiB() throws {
     var form = FormBuilder()
     form.field("kib", String(repeating: "k", count: 1_024))
@@ -98,6 +105,7 @@ import Testing
 
   // MARK: Header parsing
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     (#"form-data; name="a""#, "a", nil),
     (#"form-data; name=token; filename=file.txt"#, "token", "file.txt"),
@@ -112,21 +120,25 @@ import Testing
     (#"form-data; name="empty"; filename="""#, "empty", ""),
     (#"form-data ; name = "spaced" ;"#, "spaced", nil),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func dispositionDecoding(value: String, name: String, filename: String?) throws {
     let disposition = try FormDataDisposition(fieldValue: value)
     #expect(disposition == FormDataDisposition(name: name, filename: filename))
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     "attachment; name=\"a\"", "form-data", "form-data; filename=\"f\"", "form-data; name=\"a\"; name=\"b\"",
     "form-data; name=\"unterminated", "form-data; name", "form-data; name=\"a\"x", "form-data; =\"a\"",
     "form-data; name=\"a\"; filename*=UTF-8''%E2%82", "form-data; name=\"a\"; filename*=latin9''x",
     "form-data; name=\"a\"; filename*=no-quotes", "form-data; name=\"a\"; filename*=UTF-8''%G0", "",
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func badDispositionsThrow(value: String) {
     #expect(throws: MultipartFailure.self) { try FormDataDisposition(fieldValue: value) }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     ("multipart/form-data; boundary=abc", "abc"),
     ("Multipart/Form-Data; BOUNDARY=\"a b:c\"", "a b:c"),
@@ -136,16 +148,19 @@ import Testing
     ),
     ("multipart/form-data;boundary==_Part_1/2?", "=_Part_1/2?"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func boundaries(contentType: String, boundary: String) throws {
     #expect(try MultipartBoundary.parse(contentType: contentType) == boundary)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     nil, "text/plain; boundary=abc", "multipart/mixed; boundary=abc", "multipart/form-data",
     "multipart/form-data; boundary=", "multipart/form-data; boundary=\"\"", "multipart/form-data; boundary=\"a \"",
     "multipart/form-data; boundary=a; boundary=b", "multipart/form-data; boundary=\(String(repeating: "x", count: 71))",
     "multipart/form-data; boundary=\"a<b\"", "multipart/form-data; boundary=\"ä\"",
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func badBoundariesThrow(contentType: String?) {
     #expect(throws: MultipartFailure.self) { try MultipartBoundary.parse(contentType: contentType) }
   }

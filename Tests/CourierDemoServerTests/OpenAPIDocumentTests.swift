@@ -5,11 +5,11 @@ import Testing
 
 /// The demo API's OpenAPI document (`Sources/CourierDemoClient/openapi.json`, from which the demo client is
 /// generated) describes every route the server serves, and nothing else.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct OpenAPIDocumentTests {
   /// The methods an OpenAPI path item can name.
   static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func document() throws -> [String: Any] {
     let url = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -19,6 +19,7 @@ import Testing
   }
 
   /// `"GET /products/{id}"` for every operation of the document.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func documentedOperations() throws -> Set<String> {
     let paths = try #require(try document()["paths"] as? [String: [String: Any]])
     var operations = Set<String>()
@@ -32,6 +33,7 @@ import Testing
 
   /// `"GET /products/{id}"` for every route the server answers (`HEAD` is implied by `GET`); echo answers any
   /// method at `/echo` and below, which the document gives as `/echo` and `/echo/{path}` with every method it can.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func servedOperations() -> Set<String> {
     let routes = DemoRouter.routes(state: DemoState(accessTokenTTL: .seconds(60)))
     var operations = Set(routes.map { "\($0.method.rawValue) \($0.pattern)" })
@@ -41,6 +43,7 @@ import Testing
     return operations
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func everyRouteIsDocumentedAndNothingElse() throws {
     let documented = try Self.documentedOperations()
     let served = Self.servedOperations()
@@ -49,6 +52,7 @@ import Testing
     #expect(documented.count > 50)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func theDocumentIsOpenAPI31WithUniqueOperationIDs() throws {
     let document = try Self.document()
     #expect(document["openapi"] as? String == "3.1.0")

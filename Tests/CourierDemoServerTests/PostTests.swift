@@ -5,8 +5,8 @@ import Testing
 
 @testable import CourierDemoServer
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct PostTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func seededPosts() async throws {
     try await TestSupport.withRouter { client in
       let post = try await client.send("/posts/3").decode(Post.self)
@@ -16,6 +16,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func createThenDelete() async throws {
     try await TestSupport.withRouter { client in
       let created = try await client.sendJSON("/posts", #"{"title":"Hello","body":"World"}"#)
@@ -35,6 +36,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func invalidPosts() async throws {
     try await TestSupport.withRouter { client throws in
       #expect(try await client.sendJSON("/posts", #"{"title":"only"}"#).status == .badRequest)

@@ -5,8 +5,8 @@ import Testing
 
 @testable import CourierDemoServer
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct ProductTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func defaultPage() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/products")
@@ -29,6 +29,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func categoriesCycle() async throws {
     let categories = SeedData.products.prefix(8).map(\.category)
     #expect(categories == ["shoes", "books", "games", "garden", "shoes", "books", "games", "garden"])
@@ -36,6 +37,7 @@ import Testing
     #expect(SeedData.products.allSatisfy { ($0.price * 100).rounded() / 100 == $0.price })
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func lastPageHasNoMoreAndNoLink() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/products?page=3")
@@ -54,6 +56,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func filtersCombine() async throws {
     try await TestSupport.withRouter { client in
       let page = try await client.send("/products?category=books&minPrice=50&maxPrice=150&limit=100")
@@ -69,6 +72,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: ["price", "-price", "name", "-name", "id", "-id"])
   func sorting(sort: String) async throws {
     let expected = SeedData.products.sorted { a, b in
@@ -88,6 +92,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func paginationWalksEverything() async throws {
     try await TestSupport.withRouter { client in
       var ids: [Int] = []
@@ -107,6 +112,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func linkHeaderKeepsOtherParameters() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/products?category=shoes&limit=5&page=1&sort=-price&minPrice=0")
@@ -119,12 +125,14 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     ("page=0", "page"), ("page=abc", "page"), ("page=-1", "page"), ("page=99999999999999999999", "page"),
     ("limit=0", "limit"), ("limit=101", "limit"), ("limit=1.5", "limit"),
     ("minPrice=cheap", "minPrice"), ("maxPrice=nan", "maxPrice"), ("maxPrice=-1", "maxPrice"),
     ("sort=price,desc", "sort"), ("sort=", "sort"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func badParametersAre400(query: String, parameter: String) async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/products?\(query)")
@@ -137,6 +145,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func singleProduct() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/products/42")
@@ -145,6 +154,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func missingProductIs404WithBody() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/products/999")
@@ -154,6 +164,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func nonNumericProductIDIs400() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/products/abc")

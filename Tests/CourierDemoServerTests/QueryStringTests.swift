@@ -2,8 +2,8 @@ import Testing
 
 @testable import CourierDemoServer
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct QueryStringTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func splitsTargets() {
     #expect(QueryString.split(target: "/echo/a%20b?x=1&y").path == "/echo/a%20b")
     #expect(QueryString.split(target: "/echo/a%20b?x=1&y").query == "x=1&y")
@@ -12,6 +12,7 @@ import Testing
     #expect(QueryString.split(target: "/echo?a=?b").query == "a=?b")
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func percentDecoding() {
     #expect(PercentDecoding.decode("a+b%20c") == "a+b c")
     #expect(PercentDecoding.decodeForm("a+b%20c") == "a b c")
@@ -22,6 +23,7 @@ import Testing
     #expect(PercentDecoding.decode("%FF") == "\u{FFFD}")
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func replacingKeepsOtherPartsVerbatim() {
     let query = QueryString(raw: "q=a%20b&page=1&x=%2B&page=7")
     #expect(query.first("page") == "1")
@@ -30,6 +32,7 @@ import Testing
     #expect(QueryString(raw: nil).replacing("page", with: "2") == "page=2")
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func tokenSeconds() {
     #expect(TokenStore.seconds(.seconds(3600)) == 3600)
     #expect(TokenStore.seconds(.milliseconds(1500)) == 2)
@@ -37,6 +40,7 @@ import Testing
     #expect(TokenStore.seconds(.seconds(-5)) == 0)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func tokensAreRandomAndURLSafe() {
     let tokens = (0..<50).map { _ in TokenStore.randomToken(prefix: "at_") }
     #expect(Set(tokens).count == 50)
@@ -44,6 +48,7 @@ import Testing
     #expect(tokens.allSatisfy { !$0.contains("+") && !$0.contains("/") && !$0.contains("=") })
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func urlHosts() {
     #expect(RunningDemoServer.urlHost(for: "127.0.0.1") == "127.0.0.1")
     #expect(RunningDemoServer.urlHost(for: "0.0.0.0") == "127.0.0.1")

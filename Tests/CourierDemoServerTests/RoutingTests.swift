@@ -5,8 +5,8 @@ import Testing
 
 @testable import CourierDemoServer
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct RoutingTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: ["/nope", "/products/1/extra", "/admin", "/"])
   func unknownRouteIs404JSON(uri: String) async throws {
     try await TestSupport.withRouter { client in
@@ -19,6 +19,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func wrongMethodIs405WithAllow() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/products", method: .put)
@@ -32,6 +33,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func headIsGeneratedForGetRoutes() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/products/1", method: .head)
@@ -40,6 +42,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func meIsNotMistakenForAnID() async throws {
     try await TestSupport.withRouter { client throws in
       #expect(try await client.send("/users/me").status == .unauthorized)
@@ -48,6 +51,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func oversizedBodyIsJSONError() async throws {
     try await TestSupport.withRouter { client in
       let body = String(repeating: "x", count: JSONBody.maxSize + 1)

@@ -2,8 +2,8 @@ import Testing
 
 @testable import CourierDemoServer
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct SHA256Tests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
     ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
@@ -12,10 +12,12 @@ import Testing
       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
     ),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func nistVectors(message: String, digest: String) {
     #expect(SHA256Digest.hex(of: Array(message.utf8)) == digest)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func millionAsInPieces() {
     var hash = SHA256Digest()
     let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000)
@@ -26,6 +28,7 @@ import Testing
     #expect(hash.finalizeHex() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [1, 3, 55, 56, 63, 64, 65, 127, 1_000])
   func splittingDoesNotMatter(pieceSize: Int) {
     let bytes = TransferTestSupport.pattern(3_001)
@@ -38,6 +41,7 @@ import Testing
     #expect(hash.finalizeHex() == SHA256Digest.hex(of: bytes))
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     (Int64(0), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
     (1, "ca358758f6d27e6cf45272937977a748fd88391db679ceda7dc7bf1f005ee879"),
@@ -46,11 +50,13 @@ import Testing
     (65_537, "74f3260f4a9adaf7271c910ba2d111dbae7a176afb487e1b7f655897eadf1093"),
     (200_000, "8f9d1bf454d63cd9fc6edbe8f3f2331cc1f9b195c7ec90533717bf243ae966c7"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func downloadPatternDigests(length: Int64, digest: String) async {
     // Reference digests from Python's hashlib over bytes((i * 31 + 7) % 256 for i in range(length)).
     #expect(await DownloadPattern.sha256(length: length) == digest)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func patternChunksAreSlicesAtAnyOffset() {
     for offset: Int64 in [0, 1, 255, 256, 257, 70_000, 8 << 30 - 5] {
       let chunk = DownloadPattern.chunk(at: offset, count: 300)

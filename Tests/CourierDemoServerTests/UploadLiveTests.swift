@@ -8,8 +8,8 @@ import FoundationNetworking
 #endif
 
 /// Uploads over real sockets: errors after a streamed body, and how bodies were framed.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct UploadLiveTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func truncatedUploadIs400AfterTheBody() async throws {
     try await TestSupport.withLiveServer { server in
       let body = RawHTTPClient.Body(
@@ -29,6 +29,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func rawUploadTellsChunkedFromContentLength() async throws {
     try await TestSupport.withLiveServer { server in
       let client = RawHTTPClient(port: server.port)
@@ -56,6 +57,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func urlSessionFramesDataAndStreamsDifferently() async throws {
     try await TestSupport.withLiveServer { server in
       let url = try TestSupport.url("/upload/raw", on: server)

@@ -7,8 +7,8 @@ import Testing
 @testable import CourierDemoServer
 
 /// `POST /upload` and `POST|PUT /upload/raw`, driven in memory.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct UploadTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func fieldsAndFiles() async throws {
     var form = FormBuilder()
     form.field("title", "Hello, world")
@@ -45,6 +45,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func absentValuesAreNull() async throws {
     var form = FormBuilder()
     form.file("f", filename: "x", contentType: nil, body: [])
@@ -56,6 +57,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func trickyNamesAreDecoded() async throws {
     var form = FormBuilder()
     // Browsers escape ", CR and LF in names and filenames as %22, %0D and %0A (RFC 7578 §2, HTML).
@@ -84,6 +86,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func emptyFileAndEmptyField() async throws {
     var form = FormBuilder()
     form.file("upload", filename: "empty.bin", contentType: "application/octet-stream", body: [])
@@ -105,6 +108,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func hundredPartsKeepTheirOrder() async throws {
     var form = FormBuilder()
     for index in 0..<100 {
@@ -130,6 +134,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func largePartInMemoryRouter() async throws {
     var form = FormBuilder()
     form.file(
@@ -141,6 +146,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func emptyFormPreambleAndEpilogue() async throws {
     try await TestSupport.withRouter { client in
       let empty = try await client.upload(Array("--b--\r\n".utf8), contentType: "multipart/form-data; boundary=b")
@@ -175,6 +181,7 @@ import Testing
     ("empty body", ""),
   ]
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: malformedBodies)
   func malformedBodiesAre400(label: String, body: String) async throws {
     try await TestSupport.withRouter { client in
@@ -187,10 +194,12 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     nil, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data", "multipart/form-data; boundary=",
     "multipart/form-data; boundary=\(String(repeating: "x", count: 71))", "multipart/mixed; boundary=b",
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func badContentTypesAre400(contentType: String?) async throws {
     var form = FormBuilder(boundary: "b")
     form.field("a", "1")
@@ -201,6 +210,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func tooManyPartsAre400() async throws {
     var form = FormBuilder()
     for index in 0...MultipartReader.maxParts {
@@ -213,6 +223,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [HTTPRequest.Method.post, .put])
   func rawUploadReportsBodyAndFraming(method: HTTPRequest.Method) async throws {
     try await TestSupport.withRouter { client in
@@ -237,6 +248,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func rawUploadWithoutBody() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.send("/upload/raw", method: .post)
@@ -247,6 +259,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func uploadMethodsAreChecked() async throws {
     try await TestSupport.withRouter { client in
       let upload = try await client.send("/upload")

@@ -5,8 +5,8 @@ import Testing
 
 @testable import CourierDemoServer
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct UserTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func meRequiresBearerToken() async throws {
     try await TestSupport.withRouter { client in
       let missing = try await client.send("/users/me")
@@ -22,6 +22,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func meReturnsTheDemoUser() async throws {
     try await TestSupport.withRouter { client in
       let pair = try await client.loginDemoUser()
@@ -35,6 +36,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func patchMeRenames() async throws {
     try await TestSupport.withRouter { client in
       let headers = TestSupport.bearer(try await client.loginDemoUser().accessToken)
@@ -48,6 +50,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: [
     (#"{"name":""}"#, "validation_failed"),
     (#"{"name":"   "}"#, "validation_failed"),
@@ -55,6 +58,7 @@ import Testing
     (#"{"name":42}"#, "invalid_body"),
     (#"{"name":"#, "invalid_json"),
   ])
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func patchMeValidation(body: String, code: String) async throws {
     try await TestSupport.withRouter { client in
       let headers = TestSupport.bearer(try await client.loginDemoUser().accessToken)
@@ -64,6 +68,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func patchMeAcceptsHundredCharacters() async throws {
     try await TestSupport.withRouter { client in
       let headers = TestSupport.bearer(try await client.loginDemoUser().accessToken)
@@ -73,6 +78,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func signupCreatesAUserWhoCanLogIn() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.sendJSON(
@@ -91,6 +97,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func signupWithTakenEmailIs409() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.sendJSON(
@@ -105,6 +112,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func signupValidationIs422WithDetails() async throws {
     try await TestSupport.withRouter { client in
       let response = try await client.sendJSON("/signup", #"{"email":"not-an-email","password":"short","name":"X"}"#)

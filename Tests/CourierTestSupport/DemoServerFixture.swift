@@ -7,7 +7,6 @@ import HTTPTypes
 import Testing
 
 /// The transports every end-to-end test runs over, so that the two never drift apart.
-@available(macOS 14, iOS 17, tvOS 17, *)
 public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
   case urlSession
   case asyncHTTPClient
@@ -30,7 +29,6 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
 }
 
 /// Runs `body` with a new transport of `kind`, and shuts the transport down afterwards, also when `body` throws.
-@available(macOS 14, iOS 17, tvOS 17, *)
 public func withTransport<Result>(
   _ kind: TransportKind,
   _ body: (any HTTPTransport) async throws -> Result
@@ -48,7 +46,6 @@ public func withTransport<Result>(
 }
 
 /// The running demo API of one test and the transport the test uses.
-@available(macOS 14, iOS 17, tvOS 17, *)
 public struct DemoServerFixture: Sendable {
   /// Where the demo API listens on 127.0.0.1.
   public let baseURL: URL

@@ -180,6 +180,15 @@ enum SecuritySamples {
     let client = APIClient(baseURL: api) { $0.transport = AsyncHTTPClientTransport(configuration: configuration) }
     _ = client
   }
+
+  /// Pinning a host's public keys.
+  static func pinning(api: URL, privateCAPEM: String, currentKey: String, backupKey: String) throws {
+    let policy = try ServerTrustPolicy.roots(pem: privateCAPEM, includingSystemRoots: true)
+      .pinning("api.example.com", spkiSHA256: [currentKey, backupKey])
+    let transport = try URLSessionTransport(serverTrust: policy)
+    let client = APIClient(baseURL: api) { $0.transport = transport }
+    _ = client
+  }
 }
 
 enum ServerSentEventsSamples {

@@ -7,29 +7,24 @@ import Testing
 // The "Testing code that uses Courier" article's code, copied as it appears there (DocumentationSampleTests checks
 // that every sample is found here), compiled and run.
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 struct Note: Codable, Sendable, Equatable {
   var id: Int
   var title: String
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 struct NewNote: Codable, Sendable, Equatable {
   var title: String
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 struct APIErrorBody: ServerErrorResponse, Encodable {
   var error: String
   var errorMessage: String? { error }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 extension Endpoint where Value == [Note] {
   static var notes: Endpoint { .get("/notes") }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 extension Endpoint where Value == Note {
   static func note(id: Int) -> Endpoint { .get("/notes/\(id)") }
   static func create(_ note: NewNote) -> Endpoint {
@@ -37,7 +32,6 @@ extension Endpoint where Value == Note {
   }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 final class NoteStore: Sendable {
   let client: APIClient
   init(client: APIClient) { self.client = client }
@@ -57,7 +51,6 @@ final class NoteStore: Sendable {
   }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct NoteStoreTests {
   let baseURL = URL(string: "https://api.example.test/v1")!
 
@@ -111,7 +104,6 @@ final class NoteStore: Sendable {
   }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 extension Endpoint where Value == [Note] {
   static var featured: Endpoint {
     .get("/notes/featured").sample(.json([Note(id: 1, title: "Welcome")]))
@@ -119,7 +111,6 @@ extension Endpoint where Value == [Note] {
 }
 
 /// The article's other samples, and checks of what its text says.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct TestingArticleTests {
   let baseURL = URL(string: "https://api.example.test/v1")!
 
@@ -162,6 +153,7 @@ extension Endpoint where Value == [Note] {
         """)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func recordThenReplay() async throws {
     let fixtures = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: fixtures) }

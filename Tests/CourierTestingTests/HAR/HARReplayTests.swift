@@ -20,10 +20,10 @@ struct Outcomes: Equatable {
   var deletedStatus: Int
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite(.serialized) struct HARReplayTests {
   /// Logs in, reads the user and a filtered product page, creates a post with a JSON body, reads it back, asks for a
   /// post that does not exist (404), lists and deletes.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func run(_ client: APIClient) async throws -> Outcomes {
     let login = try await client.value(
       Endpoint<Tokens>.post("/auth/login", body: Credentials()).withoutAuthentication())
@@ -48,6 +48,7 @@ struct Outcomes: Equatable {
       deletedStatus: deleted.status.code)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func client(_ baseURL: URL, _ configure: (inout APIClient.Configuration) -> Void) -> APIClient {
     APIClient(baseURL: baseURL) { configuration in
       configuration.serverErrorType = DemoError.self
@@ -55,6 +56,7 @@ struct Outcomes: Equatable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aRecordingOfTheDemoServerReplaysToTheSameResults() async throws {
     let folder = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -88,6 +90,7 @@ struct Outcomes: Equatable {
     #expect(!text.contains("secret123"))
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func strictReplayFailsOnRequestsNotInTheRecordingAndNamesTheClosest() async throws {
     let archive = try await recordedPostArchive()
     let replay = HARReplayTransport(archive: archive)
@@ -110,6 +113,7 @@ struct Outcomes: Equatable {
     #expect(replay.unmatchedRequests.count == 1)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func fallbackReplayHandsUnknownRequestsOn() async throws {
     let archive = try await recordedPostArchive()
     let stubs = StubTransport(.get("/posts").reply(.json([Post]())))
@@ -123,6 +127,7 @@ struct Outcomes: Equatable {
   }
 
   /// An archive holding one `POST /posts` to `http://127.0.0.1:9`, recorded over stubs.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func recordedPostArchive() async throws -> HTTPArchive {
     let recorder = HARRecordingInterceptor(fileURL: nil)
     let client = client(URL(string: "http://127.0.0.1:9")!) { configuration in

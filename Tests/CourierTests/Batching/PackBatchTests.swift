@@ -4,9 +4,9 @@ import CourierTestSupport
 import Foundation
 import Testing
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("Batching with parameter packs")
 struct PackBatchTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("send(a, b, c) returns each value with its own type, in argument order", arguments: TransportKind.allCases)
   func heterogeneousTuple(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -26,6 +26,7 @@ struct PackBatchTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("two endpoints and five endpoints both work", arguments: TransportKind.allCases)
   func anyCount(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -38,6 +39,7 @@ struct PackBatchTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("sequential mode sends one call at a time", arguments: TransportKind.allCases)
   func sequentialIsOneAtATime(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -49,6 +51,7 @@ struct PackBatchTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("concurrent mode has every call in flight at once", arguments: TransportKind.allCases)
   func concurrentOverlaps(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -59,6 +62,7 @@ struct PackBatchTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("sequential mode stops at the first failure and sends nothing after it", arguments: TransportKind.allCases)
   func sequentialStopsAtFailure(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -74,8 +78,10 @@ struct PackBatchTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(
     "concurrent mode throws the first failure and cancels the calls still in flight", arguments: TransportKind.allCases)
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func concurrentFailureCancelsOthers(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
       let stopwatch = Stopwatch()
@@ -90,6 +96,7 @@ struct PackBatchTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("cancelling the calling task cancels a concurrent batch", arguments: TransportKind.allCases)
   func cancellation(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in

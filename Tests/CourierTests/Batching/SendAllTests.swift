@@ -4,9 +4,9 @@ import CourierTestSupport
 import Foundation
 import Testing
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("sendAll")
 struct SendAllTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("returns responses in input order, whatever order they finish in", arguments: TransportKind.allCases)
   func inputOrder(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -17,6 +17,7 @@ struct SendAllTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("keeps at most maxConcurrent calls in flight", arguments: TransportKind.allCases)
   func concurrencyLimit(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -32,6 +33,7 @@ struct SendAllTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("reports progress from 0 to total, once per finished call", arguments: TransportKind.allCases)
   func progress(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -47,6 +49,7 @@ struct SendAllTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("continueOnError returns a result per endpoint, failures included", arguments: TransportKind.allCases)
   func continueOnError(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -70,6 +73,7 @@ struct SendAllTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("without continueOnError the first failure is thrown and the rest cancelled", arguments: TransportKind.allCases)
   func failFast(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -86,6 +90,7 @@ struct SendAllTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("without continueOnError no call starts after the first failure", arguments: TransportKind.allCases)
   func failFastStartsNothingMore(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -103,6 +108,7 @@ struct SendAllTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("an empty list returns at once with a finished progress", arguments: [TransportKind.urlSession])
   func empty(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -114,6 +120,7 @@ struct SendAllTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("cancelling the calling task throws a cancellation error promptly", arguments: TransportKind.allCases)
   func cancellation(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in

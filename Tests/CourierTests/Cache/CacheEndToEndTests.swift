@@ -21,8 +21,8 @@ struct CachedResource: Decodable, Sendable {
 }
 
 /// The cache against the demo API, over URLSession, checking what reached the server.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CacheEndToEndTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func withCachingClient(
     _ kind: TransportKind,
     policy: CachePolicy = .useProtocolRules,
@@ -34,10 +34,12 @@ struct CachedResource: Decodable, Sendable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func hits(_ key: String, _ client: APIClient) async throws -> OriginHits {
     try await client.value(Endpoint<OriginHits>.get("/cache/hits/\(key)"))
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func maxAgeIsServedWithoutReachingTheServer(_ kind: TransportKind) async throws {
     try await withCachingClient(kind) { cached, plain in
@@ -50,6 +52,7 @@ struct CachedResource: Decodable, Sendable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func etagRevalidationReachesTheServerAs304(_ kind: TransportKind) async throws {
     try await withCachingClient(kind) { cached, plain in
@@ -64,6 +67,7 @@ struct CachedResource: Decodable, Sendable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func lastModifiedRevalidatesWithIfModifiedSince(_ kind: TransportKind) async throws {
     try await withCachingClient(kind) { cached, plain in
@@ -74,9 +78,11 @@ struct CachedResource: Decodable, Sendable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func varyStoresOneVariantPerLanguage(_ kind: TransportKind) async throws {
     try await withCachingClient(kind) { cached, plain in
+      @available(macOS 14, iOS 17, tvOS 17, *)
       func get(_ language: String) async throws -> Response<CachedResource> {
         try await cached.send(
           Endpoint<CachedResource>.get("/cache/resource/vy").query(["cc": "max-age=60", "vary": "Accept-Language"])
@@ -89,6 +95,7 @@ struct CachedResource: Decodable, Sendable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func noStoreAlwaysReachesTheServer(_ kind: TransportKind) async throws {
     try await withCachingClient(kind) { cached, plain in
@@ -98,6 +105,7 @@ struct CachedResource: Decodable, Sendable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func mustRevalidateIsNotServedStale(_ kind: TransportKind) async throws {
     try await withCachingClient(kind) { cached, plain in
@@ -111,6 +119,7 @@ struct CachedResource: Decodable, Sendable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func unsafeRequestsInvalidateTheirLocationAndTheirTarget(_ kind: TransportKind) async throws {
     try await withCachingClient(kind) { cached, plain in
@@ -131,6 +140,7 @@ struct CachedResource: Decodable, Sendable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func offlineFallbackServesStaleWhenTheServerIsGone(_ kind: TransportKind) async throws {
     let store = InMemoryCacheStore()

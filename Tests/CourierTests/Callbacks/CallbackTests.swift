@@ -7,8 +7,8 @@ import Testing
 @testable import Courier
 
 /// Callback-style calls against the demo API, over each transport.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct CallbackTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func successRunsStartedProgressAndSuccessInOrder(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -24,6 +24,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aSpecificHandlerTakesPrecedenceOverOnError(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -43,6 +44,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func timeoutsAndCancellationsHaveTheirOwnHandlers(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -63,6 +65,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func offlineBeforeTheTransportSkipsOnRequestStarted(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { _, server in
@@ -76,6 +79,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aRefusedConnectionReportsTheNetworkUnavailableWithoutStarting(_ transport: TransportKind) async throws {
     var port = 0
@@ -88,6 +92,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func executeFiresWithoutASuccessHandler(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -102,6 +107,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func cancellingTheRequestCancelsEveryExecution(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -123,6 +129,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func callbacksWaitForTheMainActorByDefault(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { _, server in
@@ -143,6 +150,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func nonisolatedCallbacksRunWhileTheMainActorIsBusy(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -160,6 +168,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func callbacksCanRunOnAnActorOfYourChoice(_ transport: TransportKind) async throws {
     actor Inbox {

@@ -19,10 +19,10 @@ private struct Holiday: Codable, Sendable, Equatable, DateCodingStrategyProvidin
 }
 
 /// Date strategies at three levels: the client, the model, the request.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct DateCodingTests {
   static let moment = Date(timeIntervalSince1970: 1_714_564_800)  // 2024-05-01T12:00:00Z
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func client(
     answering body: String,
     _ configure: (inout APIClient.Configuration) -> Void = { _ in }
@@ -30,6 +30,7 @@ private struct Holiday: Codable, Sendable, Equatable, DateCodingStrategyProvidin
     .testing(stubs: [.get("/value").reply(.body(body))], configure)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func theClientStrategyAppliesToEveryCall() async throws {
     let millis = client(answering: #"{"at": 1714564800000}"#) { $0.dateCodingStrategy = .millisecondsSince1970 }
     #expect(try await millis.value(Endpoint<Stamp>.get("/value")).at == Self.moment)
@@ -37,6 +38,7 @@ private struct Holiday: Codable, Sendable, Equatable, DateCodingStrategyProvidin
     #expect(try await seconds.value(Endpoint<Stamp>.get("/value")).at == Self.moment)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func iso8601AcceptsFractionalSecondsAndOffsets() async throws {
     for text in ["2024-05-01T12:00:00Z", "2024-05-01T12:00:00.000Z", "2024-05-01T14:00:00+02:00"] {
       let iso = client(answering: #"{"at": "\#(text)"}"#) { $0.dateCodingStrategy = .iso8601 }
@@ -46,6 +48,7 @@ private struct Holiday: Codable, Sendable, Equatable, DateCodingStrategyProvidin
     #expect(try await fraction.value(Endpoint<Stamp>.get("/value")).at == Self.moment.addingTimeInterval(0.25))
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func theModelStrategyWinsOverTheClientsAndTheRequestsOverBoth() async throws {
     let api = client(answering: #"[{"name": "Labour Day", "day": "2024-05-01"}]"#) {
       $0.dateCodingStrategy = .millisecondsSince1970
@@ -64,6 +67,7 @@ private struct Holiday: Codable, Sendable, Equatable, DateCodingStrategyProvidin
     #expect(wrong?.codingPath == "day", "without the request's strategy the model's format is expected")
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func bodiesAreWrittenInTheChosenStrategy(_ transport: TransportKind) async throws {
     try await withDemoServer(transport, { $0.dateCodingStrategy = .millisecondsSince1970 }) { client, _ in
@@ -86,6 +90,7 @@ private struct Holiday: Codable, Sendable, Equatable, DateCodingStrategyProvidin
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aGlobalStrategyReadsTheDemoAPIsDates(_ transport: TransportKind) async throws {
     try await withDemoServer(transport, { $0.dateCodingStrategy = .iso8601WithFractionalSeconds }) { client, _ in

@@ -6,7 +6,6 @@ import Testing
 @testable import Courier
 
 /// Headers computed for every request from a closure or an `Encodable` value.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct HeaderProviderTests {
   private struct DeviceHeaders: Encodable {
     var appVersion = "2.4.1"
@@ -20,6 +19,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func providersRunForEveryRequest(_ transport: TransportKind) async throws {
     let counter = Locked(0)
@@ -53,6 +53,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aValueThatCannotBeAHeaderFailsTheRequest() async throws {
     struct Nested: Encodable {
       var client = ["name": "ios"]

@@ -3,12 +3,12 @@ import CourierTestSupport
 import Foundation
 import Testing
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("ConnectivityInterceptor")
 struct ConnectivityInterceptorTests {
   private static let counted = Endpoint<ConnectivityHits>.get("/counted/connectivity")
   private static let hits = Endpoint<ConnectivityHits>.get("/counted/connectivity/hits")
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("online: requests pass through", arguments: TransportKind.allCases)
   func online(kind: TransportKind) async throws {
     let sysfs = try FakeSysfs()
@@ -20,9 +20,11 @@ struct ConnectivityInterceptorTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(
     "offline: a request fails at once with isNoConnection and never reaches the server",
     arguments: TransportKind.allCases)
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func failsFast(kind: TransportKind) async throws {
     let sysfs = try FakeSysfs()
     try sysfs.addLoopback()
@@ -39,8 +41,10 @@ struct ConnectivityInterceptorTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(
     "waitsForConnectivity: a request made offline is sent once the link comes up", arguments: TransportKind.allCases)
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func waitsThenSends(kind: TransportKind) async throws {
     let sysfs = try FakeSysfs()
     try sysfs.link("eth0", up: false)
@@ -59,9 +63,11 @@ struct ConnectivityInterceptorTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(
     "waitsForConnectivity: still offline after the request's timeout fails with isNoConnection",
     arguments: TransportKind.allCases)
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func waitTimesOut(kind: TransportKind) async throws {
     let sysfs = try FakeSysfs()
     try sysfs.link("eth0", up: false)
@@ -77,6 +83,7 @@ struct ConnectivityInterceptorTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("waitsForConnectivity: cancelling the caller ends the wait at once", arguments: [TransportKind.urlSession])
   func cancelWhileWaiting(kind: TransportKind) async throws {
     let sysfs = try FakeSysfs()
@@ -95,7 +102,6 @@ struct ConnectivityInterceptorTests {
 }
 
 /// What `/counted/{key}` reports.
-@available(macOS 14, iOS 17, tvOS 17, *)
 struct ConnectivityHits: Decodable, Sendable {
   var key: String
   var hits: Int

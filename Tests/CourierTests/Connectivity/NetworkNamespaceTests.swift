@@ -6,9 +6,9 @@ import CourierTestSupport
 
 /// The monitor against real kernel interface state: a veth pair between the host and a network namespace the test
 /// creates, brought down and up with iproute2. Needs root; skipped with the reason otherwise.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("Connectivity in a real network namespace")
 struct NetworkNamespaceTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("the host end of a veth pair goes online and offline as the namespace's end goes up and down")
   func hostView() async throws {
     try await VethNamespace.with { namespace in
@@ -26,6 +26,7 @@ struct NetworkNamespaceTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("inside the namespace, its only link going down and up is offline and online; loopback does not count")
   func namespaceView() async throws {
     try await VethNamespace.with { namespace in
@@ -44,6 +45,7 @@ struct NetworkNamespaceTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("a request waits while the namespace is offline and goes out once its link comes up")
   func interceptorWaits() async throws {
     try await VethNamespace.with { namespace in

@@ -18,7 +18,6 @@ import Darwin
 
 /// What only the AsyncHTTPClient transport has: its configuration, its error classification, and its own client
 /// lifecycle.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct AsyncHTTPClientTransportTests {
   /// Stands in for NIOPosix's `NIOConnectionError`, which carries one failure per address tried.
   struct WrappedConnectionFailure: Error {
@@ -27,6 +26,7 @@ import Darwin
     var attempts: [Attempt]
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func failuresAreClassifiedLikeURLErrors() {
     let cases: [(any Error, CourierError.Kind)] = [
       (HTTPClientError.deadlineExceeded, .timeout),
@@ -58,6 +58,7 @@ import Darwin
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aCourierErrorPassesThroughUnchanged() {
     let original = CourierError(.decoding, "bad body")
     let failure = CourierError(asyncHTTPClientFailure: original, request: nil)
@@ -65,6 +66,7 @@ import Darwin
     #expect(failure.detail == "bad body")
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func advertisedCodingsFollowDecompression() async throws {
     #expect(AsyncHTTPClientTransport().supportedContentEncodings == ["gzip", "deflate"])
     #expect(AsyncHTTPClientTransport.Configuration().decompresses)
@@ -78,6 +80,7 @@ import Darwin
     try await client.shutdown()
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func withoutDecompressionTheServersCodingReachesTheCaller() async throws {
     let plain = AsyncHTTPClientTransport.Configuration(decompression: .disabled)
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: plain.httpClientConfiguration)
@@ -90,6 +93,7 @@ import Darwin
     try await client.shutdown()
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func smallResponsesArriveBufferedAndLargerOnesStream() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
       let request = try client.httpRequest(for: Endpoint<Data>.get("/products").query(["limit": 50]))
@@ -110,6 +114,7 @@ import Darwin
 
   /// With a start handler, a request without a body goes through AsyncHTTPClient's delegate API, which reports the
   /// request head written; its response body still streams with backpressure, byte for byte, to a slow reader.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(.timeLimit(.minutes(1))) func aReportedRequestStreamsALargeBodyToASlowReader() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
       let bytes = 12_000_000
@@ -137,6 +142,7 @@ import Darwin
 
   /// The transport's timeout covers the request until its response head, on the delegate path as on the other: a
   /// body that takes longer still arrives whole (Courier's own deadline decides how long a call may read).
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(.timeLimit(.minutes(1))) func aReportedRequestsTimeoutEndsWithTheHead() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
       let request = try client.httpRequest(for: Endpoint<Data>.get("/download/600000").query(["rate": 300_000]))
@@ -162,6 +168,7 @@ import Darwin
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aReportedRequestThatIsCancelledWhileItsBodyArrivesStops() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
       let request = try client.httpRequest(for: Endpoint<Data>.get("/download/400000000").query(["rate": 2_000_000]))
@@ -183,6 +190,7 @@ import Darwin
   /// A file body is read with NIO's file system into the buffers AsyncHTTPClient writes; a file that changed size
   /// since the body was made fails the call as the body's own chunks would, and the server never sees a short body
   /// as complete.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(.timeLimit(.minutes(1))) func aFileThatChangedSizeFailsTheUpload() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
       let request = try client.httpRequest(for: Endpoint<Data>.post("/upload/raw"))
@@ -202,6 +210,7 @@ import Darwin
   /// A streamed body hands over about a MiB and then waits while its event loops are busy: AsyncHTTPClient queues a
   /// write per buffer without waiting for the loop, so a body that did not wait would be read out whole into that
   /// queue. Chunks of a stream and buffers of a file alike.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(.timeLimit(.minutes(1)), arguments: [false, true])
   func aStreamedBodyWaitsForBusyEventLoops(fromFile: Bool) async throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -220,6 +229,7 @@ import Darwin
     }
     actor Tally {
       var bytes = 0
+      @available(macOS 14, iOS 17, tvOS 17, *)
       func add(_ count: Int) { bytes += count }
     }
     let handed = Tally()
@@ -240,8 +250,10 @@ import Darwin
     try await group.shutdownGracefully()
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aBodyCutShortByCancellationThrowsInsteadOfEnding() async throws {
     let request = HTTPRequest(url: URL(string: "http://127.0.0.1/x")!)
+    @available(macOS 14, iOS 17, tvOS 17, *)
     func chunks() -> ResponseBodyChunks {
       ResponseBodyChunks(.bytes(ByteBuffer(string: "complete")), request: request, response: HTTPResponse(status: .ok))
     }
@@ -256,6 +268,7 @@ import Darwin
     #expect(error?.response?.status == .ok)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func largeChunksAreSharedAndSmallOnesCopiedWithTheSameBytes() {
     for size in [0, 10, 16 * 1024 - 1, 16 * 1024, 200_000] {
       var buffer = ByteBuffer(bytes: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
@@ -265,6 +278,7 @@ import Darwin
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func whatIsReadWhole() {
     func readsWhole(_ status: HTTPResponse.Status, _ fields: HTTPFields, method: HTTPRequest.Method = .get) -> Bool {
       AsyncHTTPClientTransport.readsWhole(
@@ -279,6 +293,7 @@ import Darwin
     #expect(readsWhole(.notModified, [:]))
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func theBodyLengthComesFromTheHead() {
     func length(
       _ status: HTTPResponse.Status, _ fields: HTTPFields, method: HTTPRequest.Method = .get,
@@ -298,6 +313,7 @@ import Darwin
     #expect(length(.ok, [.contentLength: "10", .contentEncoding: "gzip"], decompresses: false) == 10)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func timeIntervalsBecomeDeadlinesThatFit() {
     #expect(TimeAmount(seconds: 1.5) == .milliseconds(1500))
     #expect(TimeAmount(seconds: -3) == .zero)

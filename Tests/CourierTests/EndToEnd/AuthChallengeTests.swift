@@ -7,6 +7,7 @@ import Testing
 /// A 401 or 407 is an ordinary response whatever its challenge scheme: no engine answers it, and it comes back at
 /// once, on every transport.
 @Suite(.timeLimit(.minutes(1))) struct AuthChallengeTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases, ["basic", "digest", "negotiate", "bearer"])
   func aChallengeComesBackAtOnceAsAnUnauthorizedResponse(_ transport: TransportKind, scheme: String) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -24,6 +25,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aProxyChallengeComesBackToo(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -35,6 +37,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func theConnectionIsStillGoodAfterwards(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in

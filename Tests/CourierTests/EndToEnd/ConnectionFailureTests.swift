@@ -21,6 +21,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func tlsToAPlainHTTPServerFailsAtOnce(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, server in

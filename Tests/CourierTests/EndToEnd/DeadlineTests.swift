@@ -8,6 +8,7 @@ import Testing
 /// Upper bounds are loose: the whole suite shares two cores and a test can be starved for seconds. Run alone, the
 /// 0.5 s deadline fires after 0.51 s and the trickling body is cut at 1.00 s on both transports.
 @Suite(.timeLimit(.minutes(1))) struct DeadlineTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aTricklingBodyIsBoundedByTheCallsTimeout(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -19,6 +20,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aSubSecondTimeoutIsKeptToTheMillisecond(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in

@@ -5,8 +5,8 @@ import HTTPTypes
 import Testing
 
 /// The client against the real demo API over each transport, on 127.0.0.1.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct DemoAPITests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func loginThenProfileWithBearerToken(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -19,6 +19,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func loginWithBasicAuthAndWithAForm(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -32,6 +33,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func unauthorizedProfileIsTyped(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -43,6 +45,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func patchProfile(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -54,6 +57,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func filteredSortedPaginatedProducts(_ transport: TransportKind) async throws {
     struct Filter: Encodable, Sendable {
@@ -86,6 +90,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func notFoundCarriesCustomMessageAndDecodedServerError(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -99,6 +104,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func conflictAndValidationBodiesAreDecoded(_ transport: TransportKind) async throws {
     struct Signup: Encodable, Sendable {
@@ -130,6 +136,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func serverErrorBodyIsDecodedAndRetryable(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -140,6 +147,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func malformedJSONKeepsTheBody(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -152,6 +160,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func textAndEmptyResponses(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -165,6 +174,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func postCreatesWithLocation(_ transport: TransportKind) async throws {
     struct Post: Codable, Sendable {
@@ -180,6 +190,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func malformedJSONRequestGetsA400NotACrash(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in

@@ -5,10 +5,10 @@ import HTTPTypes
 import Testing
 
 /// The demo API's echo endpoint is the witness: what the encoders produce must arrive exactly as meant.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct EchoRoundTripTests {
   static let tricky = ["&", "=", "+", "#", "?", "/", " ", "a&b=c+d #1/2?", "é", "日本語", "👍🏽", "%20", "[]", "", "~._-"]
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func reservedCharactersUnicodeAndEmojiSurviveTheQuery(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -22,6 +22,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func everyArrayEncodingArrivesAsWritten(_ transport: TransportKind) async throws {
     struct Filter: Encodable, Sendable {
@@ -68,6 +69,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func pathSegmentsArriveEncoded(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -77,6 +79,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases, [HTTPRequest.Method.get, .post, .put, .patch, .delete])
   func methodsHeadersAndBodiesArriveExactly(_ transport: TransportKind, _ method: HTTPRequest.Method) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -94,6 +97,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func formBodyArrivesDecodable(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in

@@ -49,8 +49,8 @@ func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async thr
   }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct AuthEndToEndTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func twoHundredConcurrentRequestsWithAnExpiredTokenCauseOneRefresh(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
@@ -71,6 +71,7 @@ func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async thr
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func failingRefreshFailsAllTwoHundredTypedWithOneRefresh(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
@@ -103,6 +104,7 @@ func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async thr
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func a401AfterAFreshRefreshIsNotRefreshedAgain(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
@@ -127,14 +129,15 @@ func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async thr
   }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct RetryEndToEndTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   func client(_ server: DemoServerFixture, _ clock: RecordingClock, attempts: Int = 4) -> APIClient {
     server.client {
       $0.interceptors = [RetryInterceptor(maxAttempts: attempts, clock: clock, random: { 1 })]
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func a503WithRetryAfterIsRetriedUntilItSucceeds(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
@@ -147,6 +150,7 @@ func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async thr
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func retryAfterAsAnHTTPDateIsHonoured(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { _, server in
@@ -160,6 +164,7 @@ func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async thr
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func droppedConnectionsAreRetriedAndCounted(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
@@ -172,6 +177,7 @@ func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async thr
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aPOSTWithoutIdempotencyKeyIsAttemptedOnce(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
@@ -196,8 +202,8 @@ struct DateOnlyClock: DelayClock {
   func sleep(seconds: TimeInterval) async throws { try await clock.sleep(seconds: seconds) }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct LimitsEndToEndTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func fiveHundredRequestsWithLimitEightNeverExceedEight(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
@@ -216,6 +222,7 @@ struct DateOnlyClock: DelayClock {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func fiftyIdenticalGETsWithDeduplicationReachTheServerOnce(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in

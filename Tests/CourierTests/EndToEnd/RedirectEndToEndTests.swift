@@ -9,6 +9,7 @@ import Testing
 /// it by the same rules, across two origins (two servers on two ports).
 @Suite(.timeLimit(.minutes(1))) struct RedirectEndToEndTests {
   /// Runs `body` with a second demo server, another origin, stopping it afterwards.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func withOtherOrigin(_ body: (URL) async throws -> Void) async throws {
     let other = try await DemoServer().start(host: "127.0.0.1", port: 0)
     do {
@@ -20,6 +21,7 @@ import Testing
     await other.stop()
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aCrossOriginRedirectLeavesCredentialsAndCookiesBehind(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -37,6 +39,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func theSameOriginKeepsCredentials(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -47,6 +50,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func a307SendsThePostAndItsBodyAgainAndA303TurnsItIntoAGet(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -65,6 +69,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aRedirectNotToFollowComesBackAsTheResponse(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -76,6 +81,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func tooManyRedirectsEndWithATypedErrorThatKeepsTheLastOne(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in

@@ -5,9 +5,9 @@ import HTTPTypes
 import Testing
 
 /// Streamed request and response bodies, and the codings each transport advertises, over each transport.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct StreamingBodyTests {
   /// A body of `count` chunks of `size` bytes each; chunk `i` is filled with the letter `a + i % 26`.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func chunks(count: Int, size: Int) -> AsyncStream<Data> {
     AsyncStream { continuation in
       for index in 0..<count {
@@ -17,11 +17,13 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func expectedText(count: Int, size: Int) -> String {
     (0..<count).map { String(repeating: Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8($0 % 26))), count: size) }
       .joined()
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aStreamedBodyOfKnownLengthArrivesWhole(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -35,6 +37,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aStreamedBodyOfUnknownLengthArrivesWhole(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -47,6 +50,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aResponseBodyReadThroughTheTransportMatchesItsLength(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, server in
@@ -66,6 +70,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func emptyResponsesHaveAnEmptyBody(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, server in
@@ -78,6 +83,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func acceptEncodingNamesWhatTheTransportDecodes(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, server in

@@ -5,8 +5,8 @@ import HTTPTypes
 import Testing
 
 /// Timeouts, cancellation and unreachable hosts over each real transport.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct TransportFailureTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func timeoutAgainstASlowEndpoint(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -20,6 +20,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func cancellingTheTaskCancelsTheTransfer(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -34,6 +35,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func alreadyCancelledTaskSendsNothing(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -47,6 +49,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func connectionRefusedIsNoConnection(_ transport: TransportKind) async throws {
     // Start and stop a server to get a port nothing listens on.

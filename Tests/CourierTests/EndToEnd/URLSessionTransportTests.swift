@@ -26,6 +26,7 @@ import FoundationNetworking
     return try await transport.send(request, body: nil, options: options)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aSmallBodyOfKnownLengthIsHandedOnWhole() async throws {
     try await withDemoServer { baseURL in
       let (response, body) = try await send("download/1000", to: baseURL)
@@ -35,6 +36,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func anEmptyBodyIsHandedOnWhole() async throws {
     try await withDemoServer { baseURL in
       let (_, body) = try await send("download/0", to: baseURL)
@@ -42,6 +44,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aBodyReadAsItArrivesIsStreamed() async throws {
     try await withDemoServer { baseURL in
       let (_, body) = try await send("download/1000", to: baseURL, incremental: true)
@@ -50,6 +53,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aBodyWithoutALengthIsStreamed() async throws {
     try await withDemoServer { baseURL in
       let (response, body) = try await send("stream/lines?count=3&delay=10", to: baseURL)
@@ -59,6 +63,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aBodyOverTheWholeLimitIsStreamed() async throws {
     let bytes = StreamingCall.wholeBodyLimit + 1
     try await withDemoServer { baseURL in
@@ -68,6 +73,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aBodyOverTheCallsLimitIsStreamedAndRefusedAsItIsRead() async throws {
     try await withDemoServer { baseURL in
       let (response, body) = try await send("download/1000", to: baseURL, limit: 100)
@@ -78,6 +84,7 @@ import FoundationNetworking
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aWholeBodyCutShortFailsWithItsHead() async throws {
     try await withDemoServer { baseURL in
       // The demo server declares 100,000 bytes and resets the connection after 1,000.

@@ -6,7 +6,6 @@ import Foundation
 import Testing
 
 /// Choosing, switching and remembering environments, and a client that follows them.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct EnvironmentTests {
   let all: [APIEnvironment] = [
     .development(URL(string: "http://127.0.0.1:8080")!),
@@ -15,6 +14,7 @@ import Testing
     APIEnvironment("qa", baseURL: URL(string: "https://qa.example.test")!),
   ]
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func theLaunchArgumentWinsOverTheVariableWhichWinsOverTheStore() {
     let store = InMemoryEnvironmentStore(all[3])
     let both = EnvironmentLaunchOptions(
@@ -31,6 +31,7 @@ import Testing
     #expect(nothing.current.name == .staging)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func launchArgumentsComeInSeveralSpellings() {
     for arguments in [["-courier-env", "QA"], ["--courier-env", "qa"], ["-courier-env=qa"], ["--courier-env=qa"]] {
       let options = EnvironmentLaunchOptions(arguments: ["App"] + arguments)
@@ -45,6 +46,7 @@ import Testing
     #expect(EnvironmentSwitcher(all, default: .production, launchOptions: unknown).current.name == .production)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func namesIgnoreCaseAndExpandShortForms() {
     #expect(APIEnvironment.Name("Prod") == .production)
     #expect(APIEnvironment.Name("DEV") == .development)
@@ -57,6 +59,7 @@ import Testing
     #endif
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aRunTimeChoiceIsSavedAndBroadcast() async {
     let store = InMemoryEnvironmentStore()
     let switcher = EnvironmentSwitcher(all, default: .development, store: store, launchOptions: .init())
@@ -79,6 +82,7 @@ import Testing
         == .development)
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func theNextRequestGoesToTheNewEnvironment(_ transport: TransportKind) async throws {
     let staging = try await DemoServer().start(host: "127.0.0.1", port: 0)

@@ -17,6 +17,7 @@ import Testing
   static let streamHead =
     "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nConnection: close\r\n\r\n"
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func reconnectionResumesAfterTheLastIDUntilTheServerSays204(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -37,6 +38,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func rawEventsCarryTheirIDsAndTypes(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in

@@ -25,8 +25,8 @@ struct DownloadDigest: Decodable, Sendable {
 }
 
 /// Multipart forms through a real parser (the demo API's), over every transport.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct MultipartEndToEndTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func trickyNamesUnicodeFileNamesAndEmptyFilesRoundTrip(_ kind: TransportKind) async throws {
     let empty = try temporaryFile(Data(), name: "empty.txt")
@@ -48,6 +48,7 @@ struct DownloadDigest: Decodable, Sendable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func manyPartsAndALargeFileArriveWhole(_ kind: TransportKind) async throws {
     let size = 20 * 1024 * 1024
@@ -67,6 +68,7 @@ struct DownloadDigest: Decodable, Sendable {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func codableFormsWithAttachmentsRoundTrip(_ kind: TransportKind) async throws {
     struct Post: Encodable, Sendable {

@@ -24,6 +24,7 @@ import Testing
       })
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func logsInAndReadsTheSignedInUser(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { _, server in
@@ -40,6 +41,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func listsProductsWithQueryParameters(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { plain, server in
@@ -57,6 +59,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aMissingProductIsTheTyped404(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { plain, server in
@@ -72,6 +75,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func concurrentCallsWithAnExpiredTokenRefreshItOnce(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { plain, server in
@@ -90,6 +94,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aRepeatedGETIsServedFromTheCache(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { plain, server in

@@ -5,9 +5,9 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("Link header pagination against the demo API")
 struct LinkPaginationTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("follows rel=\"next\" until the last page, by default", arguments: TransportKind.allCases)
   func followsLinks(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -24,6 +24,7 @@ struct LinkPaginationTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("the server's links keep the filters; responses expose the links", arguments: TransportKind.allCases)
   func responses(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -44,6 +45,7 @@ struct LinkPaginationTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("a relation other than next can be followed")
   func otherRelation() async throws {
     let transport = FunctionTransport { path, _ in

@@ -4,9 +4,9 @@ import CourierTestSupport
 import Foundation
 import Testing
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite("Page-number pagination against the demo API")
 struct PageNumberPaginationTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("walks every page while hasMore, one request per page", arguments: TransportKind.allCases)
   func walksAllPages(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -24,6 +24,7 @@ struct PageNumberPaginationTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("keeps filters and sort, and can stop on a total instead of a flag", arguments: TransportKind.allCases)
   func keepsParameters(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -40,6 +41,7 @@ struct PageNumberPaginationTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("starts from the page the first endpoint names", arguments: TransportKind.allCases)
   func startsMidway(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -52,6 +54,7 @@ struct PageNumberPaginationTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("breaking out of the loop stops fetching", arguments: TransportKind.allCases)
   func lazy(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -66,6 +69,7 @@ struct PageNumberPaginationTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("a failing first page is thrown and ends the sequence", arguments: TransportKind.allCases)
   func firstPageFails(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -80,6 +84,7 @@ struct PageNumberPaginationTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("cancelling the iterating task ends an in-flight page quickly", arguments: TransportKind.allCases)
   func cancellationInFlight(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -101,6 +106,7 @@ struct PageNumberPaginationTests {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("a cancelled task sends nothing", arguments: TransportKind.allCases)
   func cancelledBeforehand(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in

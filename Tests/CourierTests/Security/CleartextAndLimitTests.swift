@@ -54,6 +54,7 @@ import Testing
     #expect(transport.requests.map(\.path) == ["/start"])
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aBodyOverTheLimitEndsTheCallAtOnceWhenItsLengthIsKnown(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in

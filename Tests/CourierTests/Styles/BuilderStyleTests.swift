@@ -69,8 +69,8 @@ private struct UserController {
   }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct BuilderStyleTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func controllersLogInAndReadTheProfile(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -90,6 +90,7 @@ private struct UserController {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func expectedStatusesAreEnforced(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in

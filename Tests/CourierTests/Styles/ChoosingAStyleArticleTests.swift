@@ -41,6 +41,7 @@ private struct AuthController {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct ChoosingAStyleArticleTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func everyStyleReachesTheSameProducts(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, server in
@@ -67,6 +68,7 @@ private struct AuthController {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func theBuilderWithCallbacksLogsInAndReportsAWrongPassword(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in

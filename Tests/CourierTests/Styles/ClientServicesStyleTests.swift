@@ -68,8 +68,8 @@ private struct ProductService {
   }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct ClientServicesStyleTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func userServiceSignsInReadsAndRenames(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -89,6 +89,7 @@ private struct ProductService {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func productServiceFiltersSortsAndPages(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -106,6 +107,7 @@ private struct ProductService {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func queriesHeadersAndBodiesInEveryShape(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -132,6 +134,7 @@ private struct ProductService {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func loadingStateDrivesAScreen(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in

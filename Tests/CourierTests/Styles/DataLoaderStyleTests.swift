@@ -7,8 +7,8 @@ import Testing
 
 // Style 4: a DataLoader with `dataRequest(url:method:headers:parameters:decoder:)`, open methods and headers.
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct DataLoaderStyleTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func loadsDataAndDecodablesFromAbsoluteURLs(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { _, server in
@@ -33,6 +33,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func openMethodsFormsAndItemsReachTheServer(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -53,6 +54,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func theDecoderParameterDecidesHowTheBodyIsRead(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in

@@ -32,8 +32,8 @@ private struct GreetingResource: APIResource {
   var path: String { "/text" }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct ResourceStyleTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func resourcesBecomeTypedRequests(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -51,6 +51,7 @@ private struct GreetingResource: APIResource {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func binaryResourcesKeepTheirBytesAndContentType(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -73,6 +74,7 @@ private struct GreetingResource: APIResource {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func wrapperDecodingNamesTheFullPathOfAFailure(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -89,6 +91,7 @@ private struct GreetingResource: APIResource {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func wrapperKeysMayBeDottedPathsAndKeepTheDateStrategy() async throws {
     struct Event: Decodable, Sendable, Equatable {
       var name: String

@@ -77,8 +77,8 @@ private enum ShopAPI: TargetType {
   }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct RouterStyleTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func tasksSendTypedAndLiteralParameters(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -103,6 +103,7 @@ private enum ShopAPI: TargetType {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func parametersAndHeadersReachTheServer(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -118,6 +119,7 @@ private enum ShopAPI: TargetType {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func cancellingOneCallLeavesTheOthersRunning(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -142,6 +144,7 @@ private enum ShopAPI: TargetType {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func cancelAllEndsEveryCallAndReportsItToCompletions(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
@@ -162,6 +165,7 @@ private enum ShopAPI: TargetType {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func theBaseURLFollowsTheEnvironment(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { _, server in

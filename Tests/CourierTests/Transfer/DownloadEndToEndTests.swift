@@ -6,19 +6,21 @@ import Testing
 
 /// `APIClient.download` against the demo API's downloads (ETag, Range, If-Range, dropped connections), over every
 /// transport.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct DownloadEndToEndTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func folder() throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-download-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func sha256(of bytes: Int, _ client: APIClient) async throws -> String {
     try await client.value(Endpoint<DownloadDigest>.get("/download/sha256/\(bytes)")).sha256
   }
 
   /// Writes what an interrupted download of `url` leaves beside `destination`: the bytes and the resume state.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func leavePartial(_ bytes: Data, of url: String, total: Int, validator: String, at destination: URL) throws {
     struct State: Encodable {
       var url: String
@@ -30,10 +32,12 @@ import Testing
     try state.write(to: URL(fileURLWithPath: destination.path + ".part.json"))
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func leftovers(_ destination: URL) -> [String] {
     [".part", ".part.json"].filter { FileManager.default.fileExists(atPath: destination.path + $0) }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aWholeDownloadIsVerifiedAndMovedIntoPlace(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("whole.bin")
@@ -54,6 +58,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aDroppedConnectionIsResumedWithRangeAndTheChecksumMatches(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("resumed.bin")
@@ -76,6 +81,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aPartialFileLeftByAFailedCallIsResumedByTheNext(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("later.bin")
@@ -99,6 +105,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aPartialFileWithAStaleValidatorStartsOver(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("stale.bin")
@@ -115,6 +122,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aCompletePartialFileFinishesOnA416(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("done.bin")
@@ -130,6 +138,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aChecksumMismatchIsTypedAndLeavesNothingBehind(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("bad.bin")
@@ -146,6 +155,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func anExistingFileIsKeptWhenReplacingIsOff(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("keep.bin")
@@ -162,6 +172,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aStatusErrorIsTypedAndKeepsTheServersMessage(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("missing.bin")

@@ -6,6 +6,7 @@ import Testing
 /// Download progress follows the bytes as they arrive on every transport, even for a body small enough to be read
 /// whole when nobody watches.
 @Suite(.timeLimit(.minutes(1))) struct SmallBodyProgressTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aSlowSmallBodyReportsProgressAsItArrives(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in

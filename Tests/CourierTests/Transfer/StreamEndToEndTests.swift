@@ -6,13 +6,13 @@ import Testing
 @testable import Courier
 
 /// `APIClient.stream` against the demo API's line stream, over every transport.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct StreamEndToEndTests {
   struct Line: Decodable, Equatable {
     var index: Int
     var text: String
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func theFirstLineArrivesBeforeTheServerHasSentTheRest(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -31,6 +31,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func linesAndDownloadProgressOfALongStream(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -48,6 +49,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func anUnacceptableStatusThrowsWithTheServersError(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
@@ -59,6 +61,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func stoppingEarlyCancelsTheTransferAndTheClientGoesOn(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in

@@ -6,15 +6,16 @@ import HTTPTypes
 import Testing
 
 /// Upload progress through the demo API's parser, over every transport.
-@available(macOS 14, iOS 17, tvOS 17, *)
 @Suite struct UploadProgressEndToEndTests {
   // Not a whole number of the buffers a transport reads a file in.
   static let size = 8 * 1024 * 1024 - 12_345
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   static func patternFile() throws -> URL {
     try temporaryFile(Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }), name: "clip.mov")
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aFileUploadReportsProgressFromZeroToItsLength(_ kind: TransportKind) async throws {
     let file = try Self.patternFile()
@@ -33,6 +34,7 @@ import Testing
   }
 
   /// A 307 sends the body again: a file body is read again from the start, whole.
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aFileBodyIsSentWholeAgainAfterA307(_ kind: TransportKind) async throws {
     let file = try Self.patternFile()
@@ -45,6 +47,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aMultipartTaskDeliversEveryValueToALateConsumer(_ kind: TransportKind) async throws {
     let file = try Self.patternFile()
@@ -69,6 +72,7 @@ import Testing
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aStreamedBodyOfUnknownLengthEndsAtTheBytesSent(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
