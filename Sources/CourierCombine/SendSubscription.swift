@@ -36,16 +36,8 @@ where Downstream.Input: Sendable, Downstream.Failure == CourierError {
       return true
     }
     guard started else { return }
-    let operation = operation
-    let task = Task {
-      let result: Result<Downstream.Input, CourierError>
-      do {
-        result = .success(try await operation())
-      } catch {
-        result = .failure(CourierError(publishing: error))
-      }
-      self.deliver(result)
-    }
+    // The task calls a method rather than naming `Downstream` itself, so it captures no generic metatype.
+    let task = Task { await self.run() }
     let keep: Bool = locked {
       guard case .running(let downstream, nil) = state else { return false }
       state = .running(downstream, task)
@@ -61,6 +53,17 @@ where Downstream.Input: Sendable, Downstream.Failure == CourierError {
       return nil
     }
     task?.cancel()
+  }
+
+  /// Runs the call and delivers its outcome.
+  private func run() async {
+    let result: Result<Downstream.Input, CourierError>
+    do {
+      result = .success(try await operation())
+    } catch {
+      result = .failure(CourierError(publishing: error))
+    }
+    deliver(result)
   }
 
   private func deliver(_ result: Result<Downstream.Input, CourierError>) {

@@ -31,7 +31,8 @@ enum CheckingATransportSamples {
       try await connection.trickle(Array("partial".utf8), every: .milliseconds(50))
       await connection.reset()  // a TCP reset, not an orderly close
     }
-    defer { Task { await server.stop() } }
+    // … send to server.baseURL and check what came back …
+    await server.stop()
   }
 }
 

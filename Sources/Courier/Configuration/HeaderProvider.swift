@@ -47,7 +47,7 @@ extension APIClient.Configuration {
   ///   $0.addEncodedHeaders { DeviceHeaders(experiment: flags.current) }
   /// }
   /// ```
-  public mutating func addEncodedHeaders<Value: Encodable>(_ value: @escaping @Sendable () -> Value) {
+  public mutating func addEncodedHeaders<Value: Encodable & Sendable>(_ value: @escaping @Sendable () -> Value) {
     headerProviders.append(
       HeaderProvider {
         var encoder = URLQueryEncoder()

@@ -34,23 +34,24 @@ struct Unwrapped<Value: Decodable>: Decodable {
   let value: Value
 
   init(from decoder: any Decoder) throws {
-    let keys = (decoder.userInfo[.courierUnwrapPath] as? [String] ?? []).map(Key.init)
+    let keys = (decoder.userInfo[.courierUnwrapPath] as? [String] ?? []).map(UnwrapKey.init)
     guard let last = keys.last else {
       value = try Value(from: decoder)
       return
     }
-    var container = try decoder.container(keyedBy: Key.self)
+    var container = try decoder.container(keyedBy: UnwrapKey.self)
     for key in keys.dropLast() {
-      container = try container.nestedContainer(keyedBy: Key.self, forKey: key)
+      container = try container.nestedContainer(keyedBy: UnwrapKey.self, forKey: key)
     }
     value = try container.decode(Value.self, forKey: last)
   }
+}
 
-  struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
+/// A key of the path ``Unwrapped`` walks down (outside the generic type, so that no closure captures its metatype).
+private struct UnwrapKey: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+  init(_ string: String) { stringValue = string }
+  init?(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
 }

@@ -38,7 +38,7 @@ package struct Locked<Value>: @unchecked Sendable {  // @unchecked: every access
 
     deinit {
       // The header (the value) is destroyed by `ManagedBuffer`; the element (the lock) is ours to destroy.
-      _ = withUnsafeMutablePointerToElements { LockPrimitive.destroy($0) }
+      withUnsafeMutablePointerToElements { LockPrimitive.destroy($0) }
     }
   }
 }

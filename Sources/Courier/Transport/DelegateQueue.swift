@@ -9,7 +9,7 @@ import Foundation
 /// than the callback itself, three times a request (head, body, completion). This queue runs the blocks in the
 /// order they were added on one serial dispatch queue instead, which is all a session needs of it. Operations added
 /// as `Operation`s keep `OperationQueue`'s own handling (FoundationNetworking adds none).
-final class DelegateQueue: OperationQueue {
+final class DelegateQueue: OperationQueue, @unchecked Sendable {  // as OperationQueue is: its state is its own.
   private let queue = DispatchQueue(label: "Courier.URLSessionTransport.delegate")
 
   override init() {

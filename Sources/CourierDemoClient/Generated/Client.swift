@@ -3,19 +3,19 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-@_spi(Generated) public import OpenAPIRuntime
+@_spi(Generated) import OpenAPIRuntime
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+import struct Foundation.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+import struct Foundation.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+import struct Foundation.Date
 import HTTPTypes
 /// The API `CourierDemoServer` serves on 127.0.0.1: auth with expiring tokens and refresh, users, products with filters and pagination, posts, and the routes Courier's tests use (faults, retries, caching, redirects, challenges, cookies, uploads, downloads, streams, echo).
 public struct Client: APIProtocol {

@@ -259,6 +259,7 @@ import Testing
     }
   }
 
+  @discardableResult
   func part(_ client: APIClient, _ range: String, _ extra: [String: String] = [:]) async throws -> Response<String> {
     var endpoint = Endpoint<String>.get("/a").header("Range", range).expect(.partialContent)
     for (name, value) in extra { endpoint = endpoint.header(HTTPField.Name(name)!, value) }

@@ -48,6 +48,7 @@ struct NginxCacheRuleTests {
     try await body(nginx, client)
   }
 
+  @discardableResult
   func get(_ client: APIClient, _ path: String, _ headers: [String: String] = [:]) async throws -> Response<String> {
     var endpoint = Endpoint<String>.get(path).expectAnyStatus()
     for (name, value) in headers.sorted(by: { $0.key < $1.key }) {

@@ -126,8 +126,8 @@ final class TokenServer: Sendable {
     let second = Task { try await client.send(Endpoint<Empty>.get("/me")) }
     try await pause(milliseconds: 50)
     open.yield()
-    try await first.value
-    try await second.value
+    _ = try await first.value
+    _ = try await second.value
     #expect(server.refreshes.withLock { $0 } == 1)
     #expect(server.seenTokens.withLock { $0 }.filter { $0 == "t0" }.count == 1, "the stale token was sent once only")
   }

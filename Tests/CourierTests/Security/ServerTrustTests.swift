@@ -2,110 +2,16 @@ import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
 import CourierTestSupport
+import CourierTesting
 import Crypto
 import Foundation
-import NIOCore
-import NIOPosix
-import NIOSSL
-import SwiftASN1
 import Testing
 import X509
 
 /// Server trust over TLS, against a TLS server on 127.0.0.1 in the test process whose certificates are made at test
-/// time: custom roots, an unknown root, an expired certificate, a certificate for another host, public-key pins
+/// time (``TestAuthority``, ``TLSServer``): custom roots, an unknown root, an expired certificate, a certificate for another host, public-key pins
 /// (over URLSession on Apple platforms), and policies a transport cannot enforce, refused at creation.
 @Suite(.timeLimit(.minutes(1))) struct ServerTrustTests {
-  /// A certificate authority made for one test, and server certificates it issues.
-  struct TestAuthority {
-    let key = P256.Signing.PrivateKey()
-    let certificate: Certificate
-
-    init(name: String = "Courier Test CA") throws {
-      let subject = try DistinguishedName { CommonName(name) }
-      certificate = try Certificate(
-        version: .v3, serialNumber: Certificate.SerialNumber(),
-        publicKey: Certificate.PublicKey(key.publicKey),
-        notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(3600),
-        issuer: subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
-        extensions: try Certificate.Extensions {
-          Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-          Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-        },
-        issuerPrivateKey: Certificate.PrivateKey(key))
-    }
-
-    var pem: String { get throws { try certificate.serializeAsPEM().pemString } }
-
-    /// A server certificate for `names` (IP addresses or DNS names), valid from `notBefore` to `notAfter`.
-    func issue(
-      for names: [GeneralName] = [.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))],
-      notBefore: Date = Date().addingTimeInterval(-600), notAfter: Date = Date().addingTimeInterval(3600)
-    ) throws -> (certificate: Certificate, key: P256.Signing.PrivateKey) {
-      let serverKey = P256.Signing.PrivateKey()
-      let leaf = try Certificate(
-        version: .v3, serialNumber: Certificate.SerialNumber(),
-        publicKey: Certificate.PublicKey(serverKey.publicKey),
-        notValidBefore: notBefore, notValidAfter: notAfter,
-        issuer: certificate.subject, subject: try DistinguishedName { CommonName("courier-test-server") },
-        signatureAlgorithm: .ecdsaWithSHA256,
-        extensions: try Certificate.Extensions {
-          Critical(BasicConstraints.notCertificateAuthority)
-          Critical(KeyUsage(digitalSignature: true))
-          try ExtendedKeyUsage([.serverAuth])
-          SubjectAlternativeNames(names)
-        },
-        issuerPrivateKey: Certificate.PrivateKey(key))
-      return (leaf, serverKey)
-    }
-  }
-
-  /// Answers every request with `200 ok` over TLS on 127.0.0.1, then closes the connection.
-  final class TLSServer: Sendable {
-    let channel: any Channel
-    var port: Int { channel.localAddress?.port ?? 0 }
-    var url: URL { URL(string: "https://127.0.0.1:\(port)/hello")! }
-
-    init(certificate: Certificate, key: P256.Signing.PrivateKey) async throws {
-      let tls = TLSConfiguration.makeServerConfiguration(
-        certificateChain: [
-          .certificate(try NIOSSLCertificate(bytes: Array(certificate.serializeAsPEM().pemString.utf8), format: .pem))
-        ],
-        privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)))
-      let context = try NIOSSLContext(configuration: tls)
-      channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-        .childChannelInitializer { channel in
-          channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
-            try channel.pipeline.syncOperations.addHandler(Answer())
-          }
-        }
-        .bind(host: "127.0.0.1", port: 0).get()
-    }
-
-    func stop() async { try? await channel.close() }
-
-    /// Reads a request head and writes the answer.
-    final class Answer: ChannelInboundHandler, @unchecked Sendable {  // @unchecked: used on its event loop only.
-      typealias InboundIn = ByteBuffer
-      typealias OutboundOut = ByteBuffer
-      private var received = ""
-
-      func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var buffer = unwrapInboundIn(data)
-        received += buffer.readString(length: buffer.readableBytes) ?? ""
-        guard received.contains("\r\n\r\n") else { return }
-        let answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer)), promise: nil)
-        context.close(promise: nil)
-      }
-
-      func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
-      }
-    }
-  }
-
   /// Sends `GET /hello` over an AsyncHTTPClient transport that trusts by `policy`.
   static func get(_ url: URL, trusting policy: ServerTrustPolicy) async throws -> String {
     var configuration = AsyncHTTPClientTransport.Configuration()
@@ -126,9 +32,9 @@ import X509
 
   /// Runs `body` against a TLS server presenting `issued`, and stops it afterwards.
   static func withServer(
-    _ issued: (certificate: Certificate, key: P256.Signing.PrivateKey), _ body: (TLSServer) async throws -> Void
+    _ issued: TestAuthority.Issued, _ body: (TLSServer) async throws -> Void
   ) async throws {
-    let server = try await TLSServer(certificate: issued.certificate, key: issued.key)
+    let server = try await TLSServer(issued)
     do {
       try await body(server)
     } catch {
@@ -152,7 +58,6 @@ import X509
 
   @Test func anUnknownRootIsATLSErrorAtOnce() async throws {
     let authority = try TestAuthority()
-    let trusted = try ServerTrustPolicy.roots(pem: authority.pem)
     try await Self.withServer(try authority.issue()) { server in
       let stopwatch = Stopwatch()
       let error = await #expect(throws: CourierError.self) { try await Self.get(server.url, trusting: .system) }
