@@ -1,6 +1,7 @@
 import Courier
 import CourierCombine
 import CourierStyles
+import CourierTestSupport
 import Foundation
 import HTTPTypes
 import Testing
@@ -9,7 +10,6 @@ import Testing
 import Combine
 #else
 import OpenCombine
-import CourierTestSupport
 #endif
 
 @Suite("Combine publishers against the demo API")
