@@ -231,6 +231,19 @@ let package = Package(
       path: "Fuzz/CourierFuzz",
       swiftSettings: swiftSettings
     ),
+    // A reverse proxy with Courier's cache in front of http-tests/cache-tests' origin (Scripts/cache-tests/run.sh).
+    .executableTarget(
+      name: "CacheTestsProxy",
+      dependencies: [
+        "Courier", "CourierAsyncHTTPClient", "CourierSQLiteCache",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      path: "Scripts/cache-tests/CacheTestsProxy",
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "CourierSQLiteCacheTests",
       dependencies: [
