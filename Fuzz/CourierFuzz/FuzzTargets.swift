@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HTTPTypes
 
@@ -239,17 +238,19 @@ enum FuzzTargets {
     _ = RequestTarget.percentEncode(Substring(location), keeping: { $0 < 0x80 && $0 != 0x25 })
   }
 
-  /// Reads a body to its end from synchronous code.
+  /// Reads a multipart body to its end without a task: the chunks its stream hands out, stepped through
+  /// synchronously over the segments the body is made of (bytes in memory alone; the fuzzed forms have no files).
   static func collect(_ body: HTTPBody) -> Data {
-    if let data = body.bufferedData { return data }
-    let result = Courier.Locked<Data>(Data())
-    let done = DispatchSemaphore(value: 0)
-    Task {
-      let data = (try? await body.collect()) ?? Data()
-      result.withLock { $0 = data }
-      done.signal()
+    guard let segments = body.segments else { fatalError("Invariant broken: a multipart body without segments") }
+    let stream = MultipartStream(segments: segments)
+    var data = Data()
+    var index = 0
+    while true {
+      switch stream.step(from: &index) {
+      case .data(let chunk): data.append(chunk)
+      case .file(let url, _): fatalError("Invariant broken: a file segment \(url) in a form of bytes")
+      case .end: return data
+      }
     }
-    done.wait()
-    return result.withLock { $0 }
   }
 }

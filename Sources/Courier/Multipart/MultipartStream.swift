@@ -25,6 +25,29 @@ struct MultipartStream: AsyncSequence, Sendable {
   let segments: [BodySegment]
   var chunkSize = 256 * 1024
 
+  /// What comes after segment `index`: the next non-empty bytes in memory, a file to read, or the end.
+  enum Step {
+    case data(Data)
+    case file(URL, size: Int64)
+    case end
+  }
+
+  /// The step after segment `index`, moving `index` past it; synchronous, so a body of bytes in memory alone can be
+  /// read without a task (the fuzzer does). The async iterator reads through it.
+  func step(from index: inout Int) -> Step {
+    while index < segments.count {
+      let segment = segments[index]
+      index += 1
+      switch segment {
+      case .data(let data):
+        if !data.isEmpty { return .data(data) }
+      case .file(let url, let size):
+        return .file(url, size: size)
+      }
+    }
+    return .end
+  }
+
   struct AsyncIterator: AsyncIteratorProtocol {
     let stream: MultipartStream
     var index = 0
@@ -35,16 +58,14 @@ struct MultipartStream: AsyncSequence, Sendable {
         if let current = file {
           if let chunk = try await current.next() { return chunk }
           file = nil
-          continue
         }
-        guard index < stream.segments.count else { return nil }
-        let segment = stream.segments[index]
-        index += 1
-        switch segment {
+        switch stream.step(from: &index) {
         case .data(let data):
-          if !data.isEmpty { return data }
+          return data
         case .file(let url, let size):
           file = FileChunks(url: url, expectedSize: size, chunkSize: stream.chunkSize).makeAsyncIterator()
+        case .end:
+          return nil
         }
       }
     }
