@@ -164,9 +164,9 @@ enum FuzzTargets {
   }
 
   static func eventStream(_ bytes: [UInt8]) {
-    func parse(_ pieces: [ArraySlice<UInt8>]) -> ([ServerSentEvent], String, Int?)? {
+    func parse(_ pieces: [ArraySlice<UInt8>]) -> ([ServerEvent], String, Int?)? {
       var parser = EventStreamParser(maximumEventSize: 1 << 16)
-      var events: [ServerSentEvent] = []
+      var events: [ServerEvent] = []
       do {
         for piece in pieces { events += try parser.parse(piece).map(\.event) }
       } catch {
@@ -240,7 +240,7 @@ enum FuzzTargets {
 
   /// Reads a multipart body to its end without a task: the chunks its stream hands out, stepped through
   /// synchronously over the segments the body is made of (bytes in memory alone; the fuzzed forms have no files).
-  static func collect(_ body: HTTPBody) -> Data {
+  static func collect(_ body: BodyStream) -> Data {
     guard let segments = body.segments else { fatalError("Invariant broken: a multipart body without segments") }
     let stream = MultipartStream(segments: segments)
     var data = Data()

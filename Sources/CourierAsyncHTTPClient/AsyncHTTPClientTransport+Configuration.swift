@@ -40,7 +40,7 @@ extension AsyncHTTPClientTransport {
     public var maximumConnectionsPerHost: Int
     /// The largest `Content-Length`, in bytes, of a response the transport reads whole before it returns.
     ///
-    /// Such a response arrives as a buffered `HTTPBody`, as with URLSession, so interceptors that look at
+    /// Such a response arrives as a buffered `BodyStream`, as with URLSession, so interceptors that look at
     /// bytes (logging, caching, recording) see them. Larger responses, those of unknown length, and those the caller
     /// reads as they arrive (streams, downloads, download progress) stream chunk by chunk. This is a transport
     /// option, not a client one: it does not change the `HTTPClient` you make.

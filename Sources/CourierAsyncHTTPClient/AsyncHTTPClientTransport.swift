@@ -84,9 +84,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
   /// streams the response from the connection.
   public func send(
     _ request: HTTPRequest,
-    body: HTTPBody?,
+    body: BodyStream?,
     options: TransportOptions
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     // A streamed body tells when the request went out by being pulled; a request without one, or with its bytes in
     // memory, goes through the delegate API, which reports the written head (only when someone listens for it).
     let signalsThroughDelegate = options.requestSent != nil && (body == nil || body?.bufferedData != nil)
@@ -114,10 +114,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     if !options.deliversBodyIncrementally, options.idleTimeout == nil,
       Self.readsWhole(response, method: request.method, limit: configuration.responseBufferingLimit)
     {
-      return (response, HTTPBody(try await chunks.collect()))
+      return (response, BodyStream(try await chunks.collect()))
     }
     let length = Self.bodyLength(of: response, method: request.method, decompresses: configuration.decompresses)
-    return (response, HTTPBody(chunks, length: length))
+    return (response, BodyStream(chunks, length: length))
   }
 
   /// Whether a response is small enough to read whole: a declared `Content-Length` within `limit`, or a response

@@ -12,7 +12,7 @@ extension HTTPClientRequest {
   /// the client first asks a streamed body for bytes: the connection is up and the head is being written.
   /// `eventLoops` are those a streamed body is written on (see ``EventLoopQueues``).
   init(
-    _ request: HTTPRequest, body: HTTPBody?, requestSent: (@Sendable () -> Void)? = nil,
+    _ request: HTTPRequest, body: BodyStream?, requestSent: (@Sendable () -> Void)? = nil,
     writtenBy eventLoops: any EventLoopGroup
   ) throws {
     guard let scheme = request.scheme, let authority = request.authority, !authority.isEmpty else {
@@ -65,10 +65,10 @@ extension HTTPClientRequest {
 }
 
 extension HTTPClientRequest.Body {
-  /// The body for an `HTTPBody`: its bytes when buffered; its segments when it is made of bytes and whole files
+  /// The body for an `BodyStream`: its bytes when buffered; its segments when it is made of bytes and whole files
   /// (read into buffers without a copy); otherwise a stream of its chunks.
   static func courier(
-    _ body: HTTPBody, requestSent: (@Sendable () -> Void)? = nil, writtenBy eventLoops: any EventLoopGroup
+    _ body: BodyStream, requestSent: (@Sendable () -> Void)? = nil, writtenBy eventLoops: any EventLoopGroup
   ) -> HTTPClientRequest.Body {
     if let data = body.bufferedData {
       return .bytes(ByteBuffer(bytes: data))
@@ -144,22 +144,22 @@ struct EventLoopQueues: Sendable {
   }
 }
 
-/// The chunks of an `HTTPBody` as the byte buffers AsyncHTTPClient writes to the connection.
+/// The chunks of an `BodyStream` as the byte buffers AsyncHTTPClient writes to the connection.
 struct RequestBodyChunks: AsyncSequence, Sendable {
   typealias Element = ByteBuffer
 
-  let body: HTTPBody
+  let body: BodyStream
   let requestSent: (@Sendable () -> Void)?
   let queues: EventLoopQueues
 
-  init(_ body: HTTPBody, requestSent: (@Sendable () -> Void)? = nil, queues: EventLoopQueues) {
+  init(_ body: BodyStream, requestSent: (@Sendable () -> Void)? = nil, queues: EventLoopQueues) {
     self.body = body
     self.requestSent = requestSent
     self.queues = queues
   }
 
   struct AsyncIterator: AsyncIteratorProtocol {
-    var chunks: HTTPBody.AsyncIterator
+    var chunks: BodyStream.AsyncIterator
     var requestSent: (@Sendable () -> Void)?
     var pace: EventLoopQueues.Pace
     let allocator = ByteBufferAllocator()

@@ -22,7 +22,7 @@ struct SegmentByteBuffers: AsyncSequence, Sendable {
   static let chunkLength = 1024 * 1024
 
   let segments: [BodySegment]
-  let body: HTTPBody
+  let body: BodyStream
   let requestSent: (@Sendable () -> Void)?
   let queues: EventLoopQueues
 

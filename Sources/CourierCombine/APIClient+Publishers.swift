@@ -27,7 +27,7 @@ extension APIClient {
     SendPublisher { try await self.send(endpoint).value }.eraseToAnyPublisher()
   }
 
-  /// A publisher of the whole `Response` of `endpoint` (value, body bytes, status, headers), or a
+  /// A publisher of the whole `APIResponse` of `endpoint` (value, body bytes, status, headers), or a
   /// `CourierError`.
   ///
   /// ```swift
@@ -36,7 +36,7 @@ extension APIClient {
   ///   .sink(receiveCompletion: { _ in }, receiveValue: { next in self.nextPage = next })
   ///   .store(in: &cancellables)
   /// ```
-  public func responsePublisher<Value>(for endpoint: Endpoint<Value>) -> AnyPublisher<Response<Value>, CourierError> {
+  public func responsePublisher<Value>(for endpoint: Endpoint<Value>) -> AnyPublisher<APIResponse<Value>, CourierError> {
     SendPublisher { try await self.send(endpoint) }.eraseToAnyPublisher()
   }
 
@@ -52,11 +52,11 @@ extension APIClient {
     publisher(for: target.endpoint(as: type))
   }
 
-  /// A publisher of the whole `Response` of an `EndpointConvertible` call, decoded as `type`.
+  /// A publisher of the whole `APIResponse` of an `EndpointConvertible` call, decoded as `type`.
   public func responsePublisher<Value: Decodable & Sendable>(
     for target: some EndpointConvertible,
     as type: Value.Type = Value.self
-  ) -> AnyPublisher<Response<Value>, CourierError> {
+  ) -> AnyPublisher<APIResponse<Value>, CourierError> {
     responsePublisher(for: target.endpoint(as: type))
   }
 }

@@ -44,10 +44,10 @@ public struct MetricsInterceptor: Interceptor {
   /// Measures the call.
   public func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     let attributes = HTTPClientAttributes(request)
     let dimensions = attributes.metricDimensions
     let active = Meter(label: name("http.client.active_requests"), dimensions: dimensions, factory: factory)

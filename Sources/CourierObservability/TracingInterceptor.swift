@@ -32,10 +32,10 @@ public struct TracingInterceptor: Interceptor {
   /// Runs the call in a client span, and every exchange with the transport in a child span.
   public func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     let parent = ServiceContext.current ?? .topLevel
     let span = tracer.startSpan(Self.spanName(request), context: parent, ofKind: .client)
     Self.describe(request, in: span)

@@ -71,12 +71,12 @@ public struct APIClientTransport: ClientTransport {
   }
 
   /// The generated client's request body as a Courier body: streamed, with its length and iteration behaviour.
-  static func courierBody(_ body: OpenAPIRuntime.HTTPBody) -> Courier.HTTPBody {
+  static func courierBody(_ body: OpenAPIRuntime.HTTPBody) -> Courier.BodyStream {
     let length: Int64? =
       switch body.length {
       case .known(let count): count
       case .unknown: nil
       }
-    return Courier.HTTPBody(body.map { Data($0) }, length: length, isRepeatable: body.iterationBehavior == .multiple)
+    return Courier.BodyStream(body.map { Data($0) }, length: length, isRepeatable: body.iterationBehavior == .multiple)
   }
 }

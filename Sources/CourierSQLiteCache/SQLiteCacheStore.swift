@@ -123,7 +123,7 @@ public final class SQLiteCacheStore: CacheStore {
   }
 
   /// The body of a stored entry as a stream of chunks read one at a time, or `nil` when it is not stored.
-  public func bodyStream(key: String, variantKey: String = "") async throws -> HTTPBody? {
+  public func bodyStream(key: String, variantKey: String = "") async throws -> BodyStream? {
     let found = try await pool.read { db in
       try Row.fetchOne(
         db, sql: "SELECT id, size FROM entry WHERE key = ? AND variant = ? AND complete = 1 ORDER BY id DESC LIMIT 1",
@@ -139,7 +139,7 @@ public final class SQLiteCacheStore: CacheStore {
       try Int64.fetchOne(
         db, sql: "SELECT COALESCE(SUM(LENGTH(data)), 0) FROM chunk WHERE entry_id = ?", arguments: [id]) ?? 0
     }
-    return HTTPBody(chunks, length: bytes, isRepeatable: true)
+    return BodyStream(chunks, length: bytes, isRepeatable: true)
   }
 
   /// Removes every variant for `key`.

@@ -21,7 +21,7 @@ extension TourSteps {
     print("  a binary resource → \(greeting.data.count) bytes of \(greeting.mediaType ?? "?")")
 
     step("Style 3 — a Moya-style router: enum cases with tasks, cancellable")
-    let router = Router<StyleShopAPI>(client: client)
+    let router = TargetRouter<StyleShopAPI>(client: client)
     let page = try await router.send(.products(category: "games", page: 2), as: ProductPage.self)
     print("  .products(category: \"games\", page: 2) → GET \(page.request.path ?? "")")
     let (outcome, deliver) = AsyncStream.makeStream(of: Result<Empty, CourierError>.self)

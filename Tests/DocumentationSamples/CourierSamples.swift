@@ -130,9 +130,9 @@ enum GettingStartedSamples {
 
     struct PriorityHeader: Interceptor {
       func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next
+        _ request: HTTPRequest, body: BodyStream?, context: CallContext, next: Next
       ) async throws
-        -> (HTTPResponse, HTTPBody)
+        -> (HTTPResponse, BodyStream)
       {
         var request = request
         request.headerFields[HTTPField.Name("X-Priority")!] = "\(context[Priority.self])"

@@ -9,7 +9,7 @@ import Testing
 
 /// The transport of CheckingATransport.md's first sample.
 struct MyTransport: HTTPTransport {
-  func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws -> (HTTPResponse, HTTPBody)
+  func send(_ request: HTTPRequest, body: BodyStream?, options: TransportOptions) async throws -> (HTTPResponse, BodyStream)
   {
     throw CourierError(.transport, "not a real transport")
   }

@@ -56,7 +56,7 @@ enum ChoosingAStyleSamples {
         }
       }
     }
-    let page = try await Router<ShopAPI>(client: client).request(.products(category: "books"), as: ProductPage.self)
+    let page = try await TargetRouter<ShopAPI>(client: client).request(.products(category: "books"), as: ProductPage.self)
     _ = page
   }
 

@@ -137,9 +137,9 @@ struct Forwarding: Interceptor {
   ]
 
   func intercept(
-    _ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next
+    _ request: HTTPRequest, body: BodyStream?, context: CallContext, next: Next
   ) async throws
-    -> (HTTPResponse, HTTPBody)
+    -> (HTTPResponse, BodyStream)
   {
     guard let original = context[Key.self] else { return try await next(request, body, context) }
     var request = request

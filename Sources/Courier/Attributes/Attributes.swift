@@ -1,5 +1,5 @@
 /// Typed per-call settings, keyed by ``AttributeKey`` types: an endpoint carries them and every interceptor of
-/// the call reads them from its ``RequestContext``; the public way in is each holder's subscript
+/// the call reads them from its ``CallContext``; the public way in is each holder's subscript
 /// (`endpoint[Priority.self]`, `context[Priority.self]`, `options[Priority.self]`).
 package struct Attributes: Sendable {
   /// A call carries a handful of attributes: a scan comparing type identities costs less than hashing them.

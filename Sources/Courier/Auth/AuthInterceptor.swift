@@ -43,10 +43,10 @@ public struct AuthInterceptor: Interceptor {
   /// Authenticates the request, refreshing once on a rejected token.
   public func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     guard context[AuthenticationKey.self] == .required else {
       return try await next(request, body, context)
     }

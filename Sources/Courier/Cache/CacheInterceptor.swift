@@ -52,10 +52,10 @@ public struct CacheInterceptor: Interceptor {
   /// Answers from the cache, revalidates, or loads and stores.
   public func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     if context[IncrementalBodyKey.self] { return try await next(request, body, context) }
     if request.headerFields[.range] != nil {
       // Range applies to GET only (RFC 9110 §14.2); a HEAD with one goes on as it is.

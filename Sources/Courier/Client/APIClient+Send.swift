@@ -7,17 +7,17 @@ extension APIClient {
   /// - Throws: ``CourierError`` and nothing else. Cancelling the calling task cancels the transfer and throws an
   ///   error whose ``CourierError/isCancellation`` is true.
   @discardableResult @inline(__always)
-  public func send<Value>(_ endpoint: Endpoint<Value>) async throws -> Response<Value> {
+  public func send<Value>(_ endpoint: Endpoint<Value>) async throws -> APIResponse<Value> {
     try await send(endpoint, progress: TransferReporters(endpoint))
   }
 
   @inline(__always)
-  func send<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> Response<Value> {
+  func send<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> APIResponse<Value> {
     let call = Call(client: self, endpoint: endpoint, progress: progress, incremental: false)
     return try await call.run { [self] request, response, body in
       let data = try await call.collect(body)
       let value = try decode(endpoint, request: request, response: response, data: data)
-      let result = Response(
+      let result = APIResponse(
         value: value, data: data, response: response, request: request, cacheStatus: CacheStatus(response),
         redirects: call.context.events.redirects)
       return (result, Int64(data.count))
@@ -26,7 +26,7 @@ extension APIClient {
 
   /// Sends `endpoint` and returns only the decoded value.
   ///
-  /// The same call as ``send(_:)``, without making the ``Response``.
+  /// The same call as ``send(_:)``, without making the ``APIResponse``.
   @discardableResult
   public func value<Value>(_ endpoint: Endpoint<Value>) async throws -> Value {
     let call = Call(client: self, endpoint: endpoint, progress: TransferReporters(endpoint), incremental: false)
@@ -41,7 +41,7 @@ extension APIClient {
   public func send<Value: Decodable & Sendable>(
     _ target: some EndpointConvertible,
     as type: Value.Type = Value.self
-  ) async throws -> Response<Value> {
+  ) async throws -> APIResponse<Value> {
     try await send(target.endpoint(as: type))
   }
 
@@ -68,7 +68,7 @@ extension APIClient {
 }
 
 extension APIClient {
-  func makeRequest<Value>(_ endpoint: Endpoint<Value>) throws -> (request: HTTPRequest, body: HTTPBody?) {
+  func makeRequest<Value>(_ endpoint: Endpoint<Value>) throws -> (request: HTTPRequest, body: BodyStream?) {
     let queryEncoder = endpoint.queryEncoder ?? configuration.queryEncoder
     var items: [URLQueryItem] = []
     for part in endpoint.queryParts {
@@ -101,7 +101,7 @@ extension APIClient {
       fields.append(contentsOf: custom)
     }
 
-    var body: HTTPBody?
+    var body: BodyStream?
     if let payload = endpoint.body {
       let context = Payload.Context(
         jsonEncoder: encoder(for: endpoint), queryEncoder: queryEncoder)

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 
-/// Sends ``Endpoint`` values and returns typed ``Response`` values.
+/// Sends ``Endpoint`` values and returns typed ``APIResponse`` values.
 ///
 /// A client is immutable once made and safe to share between tasks. Make one per API:
 ///

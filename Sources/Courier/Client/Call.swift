@@ -16,10 +16,10 @@ import HTTPTypes
 struct Call: Sendable {
   let client: APIClient
   let progress: TransferReporters?
-  let context: RequestContext
+  let context: CallContext
   let started = Uptime.now
   /// The request the endpoint describes with its body, or why it could not be built.
-  let built: Result<(request: HTTPRequest, body: HTTPBody?), any Error>
+  let built: Result<(request: HTTPRequest, body: BodyStream?), any Error>
   /// The endpoint's ``Endpoint/minimumDuration``.
   let minimumDuration: TimeInterval?
 
@@ -43,7 +43,7 @@ struct Call: Sendable {
     if let idle = client.configuration.idleTimeout, attributes[IdleTimeoutKey.self] == nil {
       attributes[IdleTimeoutKey.self] = idle
     }
-    context = RequestContext(
+    context = CallContext(
       attributes: attributes, timeout: endpoint.timeout ?? client.configuration.timeout, attempt: 1,
       callID: client.callCounter.withLock { counter in
         counter &+= 1
@@ -56,7 +56,7 @@ struct Call: Sendable {
   /// read (`nil` when the body is left to the caller).
   func run<Result: Sendable>(
     _ read:
-      @escaping @Sendable (_ request: HTTPRequest, _ response: HTTPResponse, _ body: HTTPBody) async throws -> (
+      @escaping @Sendable (_ request: HTTPRequest, _ response: HTTPResponse, _ body: BodyStream) async throws -> (
         Result, Int64?
       )
   ) async throws -> Result {
@@ -103,7 +103,7 @@ struct Call: Sendable {
   }
 
   /// The whole of a body the caller does not stream, up to the call's limit; download progress ends with it.
-  func collect(_ body: HTTPBody) async throws -> Data {
+  func collect(_ body: BodyStream) async throws -> Data {
     let data = try await body.collect(upTo: context[MaxResponseBytesKey.self] ?? .max)
     progress?.download?.finish(complete: true)
     return data

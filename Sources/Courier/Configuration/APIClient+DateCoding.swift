@@ -45,7 +45,7 @@ extension Payload {
       {
         encoder = encoder.with(model.dateCodingStrategy)
       }
-      return (HTTPBody(try encoder.encode(value)), "application/json")
+      return (BodyStream(try encoder.encode(value)), "application/json")
     }
   }
 }

@@ -42,10 +42,10 @@ public struct ConnectivityInterceptor: Interceptor {
   /// Passes the request on when online; otherwise fails it or waits, as configured.
   public func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     if monitor.isOnline {
       return try await next(request, body, context)
     }

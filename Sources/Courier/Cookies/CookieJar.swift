@@ -14,7 +14,7 @@ import HTTPTypes
 /// most 50 cookies per domain and 3000 in all, and ignores a `Set-Cookie` longer than 4096 bytes. Cookies are
 /// attached per request, so a redirect to another origin carries that origin's cookies, never the first one's.
 public final class CookieJar: Sendable {
-  private let state: Locked<[Cookie]>
+  private let state: Locked<[CookieJar.Cookie]>
   private let file: URL?
   private let now: @Sendable () -> Date
   /// The public suffixes to refuse as cookie domains; the shipped list, read on first use, when `nil`.
@@ -39,12 +39,12 @@ public final class CookieJar: Sendable {
   /// - Throws: ``CourierError/Kind/fileSystem`` when the file exists but cannot be read or is not a cookie file;
   ///   the file is left as it is.
   public convenience init(persistingTo file: URL) throws {
-    var cookies: [Cookie] = []
+    var cookies: [CookieJar.Cookie] = []
     if FileManager.default.fileExists(atPath: file.path) {
       do {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        cookies = try decoder.decode([Cookie].self, from: Data(contentsOf: file))
+        cookies = try decoder.decode([CookieJar.Cookie].self, from: Data(contentsOf: file))
       } catch {
         throw CourierError(
           .fileSystem, "The cookie file at \(file.path) could not be read: \(error)", underlyingError: error)
@@ -53,7 +53,7 @@ public final class CookieJar: Sendable {
     self.init(file: file, cookies: cookies, now: { Date() })
   }
 
-  init(file: URL?, cookies: [Cookie], now: @escaping @Sendable () -> Date, suffixes: PublicSuffixList? = nil) {
+  init(file: URL?, cookies: [CookieJar.Cookie], now: @escaping @Sendable () -> Date, suffixes: PublicSuffixList? = nil) {
     self.file = file
     self.now = now
     self.suffixes = suffixes
@@ -62,13 +62,13 @@ public final class CookieJar: Sendable {
   }
 
   /// Every cookie the jar holds that has not expired.
-  public var cookies: [Cookie] {
+  public var cookies: [CookieJar.Cookie] {
     let current = now()
     return state.withLock { $0.filter { $0.expires.map { $0 > current } ?? true } }
   }
 
   /// The cookies a request to `url` carries, in the order they are sent: longer paths first, then older cookies.
-  public func cookies(for url: URL) -> [Cookie] {
+  public func cookies(for url: URL) -> [CookieJar.Cookie] {
     guard let host = url.host?.lowercased() else { return [] }
     let path = url.path.isEmpty ? "/" : url.path
     let secure = Self.isSecureContext(scheme: url.scheme, host: host)
@@ -79,7 +79,7 @@ public final class CookieJar: Sendable {
   }
 
   /// Stores `cookie`, replacing the one with the same name, domain and path.
-  public func insert(_ cookie: Cookie) {
+  public func insert(_ cookie: CookieJar.Cookie) {
     update { cookies in Self.insert(cookie, into: &cookies) }
   }
 
@@ -104,7 +104,7 @@ public final class CookieJar: Sendable {
   }
 
   /// Removes the cookies `shouldRemove` picks.
-  public func removeAll(where shouldRemove: (Cookie) -> Bool = { _ in true }) {
+  public func removeAll(where shouldRemove: (CookieJar.Cookie) -> Bool = { _ in true }) {
     update { $0.removeAll(where: shouldRemove) }
   }
 
@@ -132,7 +132,7 @@ public final class CookieJar: Sendable {
   /// The cookie a `Set-Cookie` value sets, and whether it expires it; `nil` when the value is ignored.
   private func parse(
     _ line: String, host: String, path requestPath: String, secure: Bool, now: Date
-  ) -> (Cookie, expired: Bool)? {
+  ) -> (CookieJar.Cookie, expired: Bool)? {
     guard line.utf8.count <= Self.lineLimit else { return nil }
     var parts = line.split(separator: ";", omittingEmptySubsequences: false)[...]
     guard let pair = parts.popFirst(), let equals = pair.firstIndex(of: "=") else { return nil }
@@ -182,15 +182,15 @@ public final class CookieJar: Sendable {
       if (suffixes ?? .shipped).isPublicSuffix(domain) {
         guard domain == host else { return nil }
       } else {
-        guard Cookie.domainMatches(host, domain) else { return nil }
+        guard CookieJar.Cookie.domainMatches(host, domain) else { return nil }
         isHostOnly = false
         cookieDomain = domain
       }
     }
     if isSecure, !secure { return nil }
-    let cookie = Cookie(
+    let cookie = CookieJar.Cookie(
       name: name, value: value, domain: cookieDomain, isHostOnly: isHostOnly,
-      path: path ?? Cookie.defaultPath(of: requestPath), expires: expiry, isSecure: isSecure,
+      path: path ?? CookieJar.Cookie.defaultPath(of: requestPath), expires: expiry, isSecure: isSecure,
       isHTTPOnly: isHTTPOnly, sameSite: sameSite, created: now)
     return (cookie, expiry.map { $0 <= now } ?? false)
   }
@@ -250,7 +250,7 @@ public final class CookieJar: Sendable {
 
   // MARK: - Storage
 
-  private static func insert(_ cookie: Cookie, into cookies: inout [Cookie]) {
+  private static func insert(_ cookie: CookieJar.Cookie, into cookies: inout [CookieJar.Cookie]) {
     var cookie = cookie
     if let old = cookies.firstIndex(where: {
       $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path
@@ -270,7 +270,7 @@ public final class CookieJar: Sendable {
   }
 
   /// Changes the cookies and, for a persistent jar, writes the ones with an expiry date to its file.
-  private func update(_ change: (inout [Cookie]) -> Void) {
+  private func update(_ change: (inout [CookieJar.Cookie]) -> Void) {
     let current = now()
     state.withLock { cookies in
       change(&cookies)

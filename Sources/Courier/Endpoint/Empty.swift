@@ -1,6 +1,6 @@
 /// The response type for calls whose body does not matter: `204 No Content`, an empty `201`, a `DELETE`.
 ///
-/// Decoding `Empty` never fails and never reads the body (which stays available on ``Response/data``).
+/// Decoding `Empty` never fails and never reads the body (which stays available on ``APIResponse/data``).
 ///
 /// ```swift
 /// try await client.send(Endpoint<Empty>.delete("/posts/1").expect(.noContent))

@@ -155,7 +155,7 @@ extension Endpoint {
   }
 }
 
-extension RequestContext {
+extension CallContext {
   /// The endpoint's sample response, if it declares one; `SampleInterceptor` in CourierTesting answers with it.
   public var sample: SampleResponse? { self[SampleKey.self] }
 }

@@ -15,13 +15,13 @@ public struct Payload: Sendable {
     var queryEncoder: URLQueryEncoder
   }
 
-  let make: @Sendable (Context) throws -> (body: HTTPBody, contentType: String?)
+  let make: @Sendable (Context) throws -> (body: BodyStream, contentType: String?)
 
   /// A JSON body, encoded with `encoder` or else the endpoint's or the client's encoder (in the value's own date
   /// strategy when its type is ``DateCodingStrategyProviding`` and the request set none).
   public static func json(_ value: some Encodable & Sendable, encoder: JSONEncoder? = nil) -> Payload {
     guard let encoder else { return .json(model: value) }
-    return Payload { _ in (HTTPBody(try encoder.encode(value)), "application/json") }
+    return Payload { _ in (BodyStream(try encoder.encode(value)), "application/json") }
   }
 
   /// An `application/x-www-form-urlencoded` body from any keyed `Encodable`, with the query encoder's options.
@@ -29,7 +29,7 @@ public struct Payload: Sendable {
   public static func form(_ value: some Encodable & Sendable) -> Payload {
     Payload { context in
       let text = try context.queryEncoder.percentEncodedString(value)
-      return (HTTPBody(Data(text.utf8)), "application/x-www-form-urlencoded")
+      return (BodyStream(Data(text.utf8)), "application/x-www-form-urlencoded")
     }
   }
 
@@ -37,18 +37,18 @@ public struct Payload: Sendable {
   public static func form(_ query: Query) -> Payload {
     Payload { context in
       let text = try context.queryEncoder.percentEncodedString(query)
-      return (HTTPBody(Data(text.utf8)), "application/x-www-form-urlencoded")
+      return (BodyStream(Data(text.utf8)), "application/x-www-form-urlencoded")
     }
   }
 
   /// Raw bytes with an optional content type.
   public static func data(_ data: Data, contentType: String? = nil) -> Payload {
-    Payload { _ in (HTTPBody(data), contentType) }
+    Payload { _ in (BodyStream(data), contentType) }
   }
 
   /// UTF-8 text, `text/plain; charset=utf-8` by default.
   public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> Payload {
-    Payload { _ in (HTTPBody(Data(text.utf8)), contentType) }
+    Payload { _ in (BodyStream(Data(text.utf8)), contentType) }
   }
 
   /// A `multipart/form-data` body, streamed with its length known up front.
@@ -70,11 +70,11 @@ public struct Payload: Sendable {
 
   /// A file streamed from disk, with its length known up front.
   public static func file(_ url: URL, contentType: String? = nil) -> Payload {
-    Payload { _ in (try HTTPBody.file(at: url), contentType ?? MIMEType.forFileName(url.lastPathComponent)) }
+    Payload { _ in (try BodyStream.file(at: url), contentType ?? MIMEType.forFileName(url.lastPathComponent)) }
   }
 
   /// A body you built yourself, e.g. a stream.
-  public static func body(_ body: HTTPBody, contentType: String? = nil) -> Payload {
+  public static func body(_ body: BodyStream, contentType: String? = nil) -> Payload {
     Payload { _ in (body, contentType) }
   }
 }

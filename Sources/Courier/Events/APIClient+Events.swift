@@ -41,11 +41,11 @@ extension APIClient {
     reconnectDelay: TimeInterval = 3,
     maxReconnections: Int? = 5,
     clock: (any DelayClock)? = nil
-  ) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+  ) -> AsyncThrowingStream<ServerEvent, any Error> {
     let reconnection = EventStreamReconnection(
       delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock ?? SystemDelayClock())
     return AsyncThrowingStream(
-      pulling: ServerSentEventSequence(
+      pulling: ServerEventSequence(
         open: eventStreamOpener(endpoint), transform: { event, _ in event }, reconnection: reconnection))
   }
 
@@ -71,7 +71,7 @@ extension APIClient {
     let decoder = decoder ?? self.decoder(for: endpoint)
     let reconnection = EventStreamReconnection(
       delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock ?? SystemDelayClock())
-    let events = ServerSentEventSequence<Element>(
+    let events = ServerEventSequence<Element>(
       open: eventStreamOpener(endpoint),
       transform: { event, line in
         let data = Data(event.data.utf8)
@@ -87,7 +87,7 @@ extension APIClient {
     return AsyncThrowingStream(pulling: events)
   }
 
-  private func eventStreamOpener(_ endpoint: Endpoint<Data>) -> ServerSentEventSequence<ServerSentEvent>.Open {
+  private func eventStreamOpener(_ endpoint: Endpoint<Data>) -> ServerEventSequence<ServerEvent>.Open {
     var endpoint = endpoint
     endpoint.headers.insert(
       contentsOf: [HTTPHeader("Accept", "text/event-stream"), HTTPHeader("Cache-Control", "no-cache")], at: 0)

@@ -13,7 +13,7 @@ import Foundation
 struct EventStreamParser {
   /// An event and the number of the line its block started on (from 1, per connection), for error messages.
   struct Parsed: Equatable {
-    var event: ServerSentEvent
+    var event: ServerEvent
     var line: Int
   }
 
@@ -149,7 +149,7 @@ struct EventStreamParser {
     }
     guard hasData else { return nil }
     data.removeLast()  // the line feed after the last data line
-    let event = ServerSentEvent(
+    let event = ServerEvent(
       id: lastEventID, event: eventType.isEmpty ? "message" : eventType, data: String(decoding: data, as: UTF8.self),
       retry: retry.map { TimeInterval($0) / 1000 })
     return Parsed(event: event, line: blockStart ?? lineNumber)

@@ -12,7 +12,7 @@ enum ExchangeObserversKey: AttributeKey {
   static let defaultValue: [ExchangeObserver] = []
 }
 
-extension RequestContext {
+extension CallContext {
   /// Adds `observer` to the exchanges the rest of this call has with the transport.
   package mutating func observeExchanges(_ observer: @escaping ExchangeObserver) {
     self[ExchangeObserversKey.self].append(observer)

@@ -37,19 +37,19 @@ public protocol Interceptor: Sendable {
   /// Handles one request: call `next` to pass it on, or answer it yourself.
   func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody)
+  ) async throws -> (HTTPResponse, BodyStream)
 }
 
 /// The rest of an interceptor chain; call it like a function.
 public struct InterceptorNext: Sendable {
-  let run: @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody)
+  let run: @Sendable (HTTPRequest, BodyStream?, CallContext) async throws -> (HTTPResponse, BodyStream)
 
   /// Creates a `next` from a closure, e.g. to test an interceptor alone.
   public init(
-    _ run: @escaping @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody)
+    _ run: @escaping @Sendable (HTTPRequest, BodyStream?, CallContext) async throws -> (HTTPResponse, BodyStream)
   ) {
     self.run = run
   }
@@ -57,9 +57,9 @@ public struct InterceptorNext: Sendable {
   /// Hands the request to the rest of the chain.
   public func callAsFunction(
     _ request: HTTPRequest,
-    _ body: HTTPBody?,
-    _ context: RequestContext
-  ) async throws -> (HTTPResponse, HTTPBody) {
+    _ body: BodyStream?,
+    _ context: CallContext
+  ) async throws -> (HTTPResponse, BodyStream) {
     try await run(request, body, context)
   }
 }
@@ -75,13 +75,13 @@ public struct InterceptorNext: Sendable {
 /// ```
 public struct ClosureInterceptor: Interceptor {
   let handler:
-    @Sendable (HTTPRequest, HTTPBody?, RequestContext, InterceptorNext) async throws -> (HTTPResponse, HTTPBody)
+    @Sendable (HTTPRequest, BodyStream?, CallContext, InterceptorNext) async throws -> (HTTPResponse, BodyStream)
 
   /// Creates an interceptor that runs `handler`.
   public init(
     _ handler:
-      @escaping @Sendable (HTTPRequest, HTTPBody?, RequestContext, InterceptorNext) async throws -> (
-        HTTPResponse, HTTPBody
+      @escaping @Sendable (HTTPRequest, BodyStream?, CallContext, InterceptorNext) async throws -> (
+        HTTPResponse, BodyStream
       )
   ) {
     self.handler = handler
@@ -90,10 +90,10 @@ public struct ClosureInterceptor: Interceptor {
   /// Runs the closure.
   public func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     try await handler(request, body, context, next)
   }
 }
@@ -102,7 +102,7 @@ extension Array where Element == any Interceptor {
   /// Composes the interceptors in order in front of `terminal`.
   func chain(
     ending terminal:
-      @escaping @Sendable (HTTPRequest, HTTPBody?, RequestContext) async throws -> (HTTPResponse, HTTPBody)
+      @escaping @Sendable (HTTPRequest, BodyStream?, CallContext) async throws -> (HTTPResponse, BodyStream)
   ) -> InterceptorNext {
     reversed().reduce(InterceptorNext(terminal)) { next, interceptor in
       InterceptorNext { request, body, context in

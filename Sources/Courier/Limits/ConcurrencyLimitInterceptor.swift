@@ -24,10 +24,10 @@ public struct ConcurrencyLimitInterceptor: Interceptor {
   /// Waits for a slot, then passes the request on.
   public func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     do {
       try await semaphore.acquire()
     } catch {

@@ -23,10 +23,10 @@ public struct DeduplicationInterceptor: Interceptor {
   /// Joins an identical transfer in flight, or starts one.
   public func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     guard request.method == .get || request.method == .head, allGETs || context[DeduplicationKey.self] else {
       return try await next(request, body, context)
     }
@@ -35,7 +35,7 @@ public struct DeduplicationInterceptor: Interceptor {
       let (response, responseBody) = try await next(request, body, context)
       return (response, try await responseBody.collect())
     }
-    return (response, HTTPBody(data))
+    return (response, BodyStream(data))
   }
 
   static func key(for request: HTTPRequest) -> String {

@@ -77,7 +77,7 @@ public struct MultipartFormData: Sendable {
   ///
   /// - Throws: ``CourierError/Kind-swift.struct/invalidRequest`` for a missing or unreadable file, a boundary that is
   ///   not valid, or a MIME type containing CR or LF.
-  public func encoded() throws -> (body: HTTPBody, contentType: String) {
+  public func encoded() throws -> (body: BodyStream, contentType: String) {
     var files: [URL: Int64] = [:]
     for part in parts {
       if case .file(let url) = part.content { files[url] = try FileChunks.size(of: url) }
@@ -104,7 +104,7 @@ public struct MultipartFormData: Sendable {
     pending.append(Data("--\(boundary)--\r\n".utf8))
     segments.append(.data(pending))
     let length = segments.reduce(Int64(0)) { $0 + $1.length }
-    var body = HTTPBody(MultipartStream(segments: segments), length: length, isRepeatable: true)
+    var body = BodyStream(MultipartStream(segments: segments), length: length, isRepeatable: true)
     body.segments = segments
     return (body, "multipart/form-data; boundary=\(boundary)")
   }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One piece of a body: bytes built in memory, or a file read when sent (a multipart form's file parts, a file
 /// body). A transport that reads files its own way (into its own buffers, without a copy) sends the segments of a
-/// body that has them (``HTTPBody/segments``) instead of iterating its chunks.
+/// body that has them (``BodyStream/segments``) instead of iterating its chunks.
 package enum BodySegment: Sendable {
   /// Bytes in memory.
   case data(Data)

@@ -7,7 +7,7 @@ import HTTPTypesFoundation
 struct RedirectStage {
   let policy: RedirectPolicy
   /// Hands one request to the transport.
-  let send: (HTTPRequest, HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
+  let send: (HTTPRequest, BodyStream?) async throws -> (HTTPResponse, BodyStream)
 
   static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
   static let credentialFields: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie]
@@ -18,9 +18,9 @@ struct RedirectStage {
   /// Sends `request`, following redirects; `followed` learns each URL the call was sent on to.
   func run(
     _ request: HTTPRequest,
-    body: HTTPBody?,
+    body: BodyStream?,
     followed: (URL) -> Void
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     var request = request
     var body = body
     var visited: Set<String> = []

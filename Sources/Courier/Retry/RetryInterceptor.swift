@@ -80,10 +80,10 @@ public struct RetryInterceptor: Interceptor {
   /// Sends the request, and again while the settings allow.
   public func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     let replayable = body.map { $0.isRepeatable } ?? true
     guard context[RetryableKey.self], maxAttempts > 1, replayable, allowsRetry(of: request) else {
       return try await next(request, body, context)

@@ -1,18 +1,18 @@
 import Foundation
 import HTTPTypes
 
-/// A response whose body is read as it arrives (server-sent lines, JSON Lines, a large file): a ``Response`` whose
-/// value is the ``HTTPBody``, as ``APIClient/stream(_:)`` returns it. Its `data` is empty; the bytes are in ``Response/body``.
+/// A response whose body is read as it arrives (server-sent lines, JSON Lines, a large file): a ``APIResponse`` whose
+/// value is the ``BodyStream``, as ``APIClient/stream(_:)`` returns it. Its `data` is empty; the bytes are in ``APIResponse/body``.
 ///
 /// ```swift
 /// let stream = try await client.stream(Endpoint<Data>.get("/stream/lines?count=100"))
 /// for try await event in stream.jsonLines(of: Event.self) { handle(event) }
 /// ```
-public typealias StreamedResponse = Response<HTTPBody>
+public typealias StreamedResponse = APIResponse<BodyStream>
 
-extension Response where Value == HTTPBody {
+extension APIResponse where Value == BodyStream {
   /// The body, chunk by chunk as the transport delivers it. Iterate it once.
-  public var body: HTTPBody { value }
+  public var body: BodyStream { value }
 
   /// The body's lines, split at `\n` (a `\r` before it is dropped) and decoded as UTF-8, read as the consumer asks.
   ///
@@ -65,7 +65,7 @@ extension APIClient {
         base: body, request: request, response: response, progress: progress,
         idle: call.context[IdleTimeoutKey.self])
       let stream = StreamedResponse(
-        value: HTTPBody(chunks, length: body.length, isRepeatable: body.isRepeatable), data: Data(),
+        value: BodyStream(chunks, length: body.length, isRepeatable: body.isRepeatable), data: Data(),
         response: response, request: request, redirects: call.context.events.redirects)
       return (stream, nil)
     }
@@ -75,7 +75,7 @@ extension APIClient {
 /// A response body whose errors are ``CourierError``s and whose end completes the download progress.
 struct ErrorTypedBody: AsyncSequence, Sendable {
   typealias Element = Data
-  let base: HTTPBody
+  let base: BodyStream
   let request: HTTPRequest
   let response: HTTPResponse
   let progress: TransferReporters?
@@ -113,10 +113,10 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
 
 /// A body's chunks, each of which must arrive within `idle` seconds of asking for it (when set).
 struct IdleLimitedChunks {
-  var base: HTTPBody.AsyncIterator
+  var base: BodyStream.AsyncIterator
   let idle: TimeInterval?
 
-  init(_ base: HTTPBody.AsyncIterator, idle: TimeInterval?) {
+  init(_ base: BodyStream.AsyncIterator, idle: TimeInterval?) {
     self.base = base
     self.idle = idle
   }

@@ -39,7 +39,7 @@ extension AsyncSequence where Self: Sendable, Element == Data {
   }
 }
 
-extension HTTPBody {
+extension BodyStream {
   /// The body's lines: `lines(maximumLineLength:)` with lines of up to 1 MiB.
   public var lines: AsyncThrowingStream<String, any Error> { self.lines(maximumLineLength: 1 << 20) }
 }

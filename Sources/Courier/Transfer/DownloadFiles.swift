@@ -86,7 +86,7 @@ final class DownloadFiles {
   }
 
   /// Writes `body` into the partial file from `offset`, dropping anything after it first.
-  func write(_ body: HTTPBody, from offset: Int64, progress: ProgressReporter?) async throws {
+  func write(_ body: BodyStream, from offset: Int64, progress: ProgressReporter?) async throws {
     let handle: FileHandle
     do {
       handle = try FileHandle(forWritingTo: partial)

@@ -19,7 +19,7 @@ public struct Transfer<Value: Decodable & Sendable>: Sendable {
   public let uploadProgress: AsyncStream<TransferProgress>
   /// Progress of the response body, kept and ended like ``uploadProgress``.
   public let downloadProgress: AsyncStream<TransferProgress>
-  private let call: Task<Response<Value>, any Error>
+  private let call: Task<APIResponse<Value>, any Error>
 
   init(client: APIClient, endpoint: Endpoint<Value>) {
     let reporters = TransferReporters(endpoint, sequences: true)
@@ -32,7 +32,7 @@ public struct Transfer<Value: Decodable & Sendable>: Sendable {
   /// The response, once the call has finished.
   ///
   /// - Throws: ``CourierError``, as ``APIClient/send(_:)`` does.
-  public var response: Response<Value> {
+  public var response: APIResponse<Value> {
     get async throws {
       do {
         return try await call.value

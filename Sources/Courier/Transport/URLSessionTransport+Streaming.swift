@@ -318,7 +318,7 @@ struct StreamingCall {
   /// Chunk size for writing a streamed request body to its temporary file.
   static let spoolChunkSize = 256 * 1024
 
-  func run(_ urlRequest: URLRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+  func run(_ urlRequest: URLRequest, body: BodyStream?) async throws -> (HTTPResponse, BodyStream) {
     var urlRequest = urlRequest
     // URLSession sets Content-Length itself from the data or file it uploads. (Each change copies the request, so
     // only what is there is removed.)
@@ -355,13 +355,13 @@ struct StreamingCall {
     let urlResponse = try await taskDelegate.start(task)
     let response = try URLSessionTransport.head(of: urlResponse, request: request)
     let body = taskDelegate.body
-    if let whole = body.whole { return (response, HTTPBody(whole)) }
+    if let whole = body.whole { return (response, BodyStream(whole)) }
     var length: Int64?
     if urlResponse.expectedContentLength >= 0, response.headerFields[.contentEncoding] == nil {
       length = urlResponse.expectedContentLength
     }
     let chunks = body.chunks ?? AsyncThrowingStream { $0.finish() }
-    return (response, HTTPBody(ResponseChunks(chunks: chunks, delegate: taskDelegate), length: length))
+    return (response, BodyStream(ResponseChunks(chunks: chunks, delegate: taskDelegate), length: length))
   }
 
   /// The longest body a response may declare and still be collected whole for a caller that does not read it as
@@ -369,7 +369,7 @@ struct StreamingCall {
   static let wholeBodyLimit = 1 << 20
 
   /// Writes a streamed body to a temporary file, a chunk at a time, so URLSession can upload it with a known length.
-  private func spool(_ body: HTTPBody) async throws -> (URL, Int64) {
+  private func spool(_ body: BodyStream) async throws -> (URL, Int64) {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-upload-\(UUID().uuidString)")
     guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
       throw CourierError(.transport, "A temporary file for the request body could not be created at \(file.path)")

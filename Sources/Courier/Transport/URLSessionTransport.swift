@@ -156,9 +156,9 @@ public final class URLSessionTransport: HTTPTransport {
   /// most once; a failure is `.connectionLost`, and the caller decides whether to send it again.
   public func send(
     _ request: HTTPRequest,
-    body: HTTPBody?,
+    body: BodyStream?,
     options: TransportOptions
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     // URLSession's delegate reports a request's body going out, and nothing for a request without one (nor for any
     // request sent through a completion handler): such a request counts as sent once it has been with the session
     // for `sentGrace` without failing. A refused connection, an unknown host or an offline device fail sooner.
@@ -180,9 +180,9 @@ public final class URLSessionTransport: HTTPTransport {
 
   private func exchange(
     _ request: HTTPRequest,
-    body: HTTPBody?,
+    body: BodyStream?,
     options: TransportOptions
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     guard var urlRequest = Self.urlRequest(for: request, timeout: options.timeout) else {
       throw CourierError(.invalidURL, "The request has no usable URL", request: request)
     }
@@ -215,7 +215,7 @@ public final class URLSessionTransport: HTTPTransport {
       urlRequest.httpBody = try await body.collect()
     }
     let (data, urlResponse) = try await perform(urlRequest, request: request)
-    return (try Self.head(of: urlResponse, request: request), HTTPBody(data))
+    return (try Self.head(of: urlResponse, request: request), BodyStream(data))
   }
 
   private func perform(_ urlRequest: URLRequest, request: HTTPRequest) async throws -> (Data, URLResponse) {

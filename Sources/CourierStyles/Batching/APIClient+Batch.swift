@@ -13,7 +13,7 @@ extension APIClient {
   /// )
   /// ```
   ///
-  /// For one endpoint, call `value(_:)` (the value) or `send(_:)` (the whole `Response`).
+  /// For one endpoint, call `value(_:)` (the value) or `send(_:)` (the whole `APIResponse`).
   ///
   /// In ``BatchMode/sequential`` mode (the default) each call starts when the previous one succeeded. In
   /// ``BatchMode/concurrent`` mode all start at once and the first failure cancels the others. Either way the
@@ -44,7 +44,7 @@ extension APIClient {
     }
   }
 
-  /// The former name of ``values(_:_:_:mode:)``, which returns bare values where `send(_:)` returns a `Response`.
+  /// The former name of ``values(_:_:_:mode:)``, which returns bare values where `send(_:)` returns a `APIResponse`.
   @available(*, deprecated, renamed: "values(_:_:_:mode:)")
   public func send<First, Second, each Rest>(
     _ first: Endpoint<First>,

@@ -24,7 +24,7 @@ extension APIClient {
     _ endpoints: [Endpoint<Value>],
     maxConcurrent: Int = 4,
     progress: (@Sendable (BatchProgress) -> Void)? = nil
-  ) async throws -> [Response<Value>] {
+  ) async throws -> [APIResponse<Value>] {
     let results = try await sendAll(endpoints, maxConcurrent: maxConcurrent, continueOnError: false, progress: progress)
     return try results.map { try $0.get() }
   }
@@ -62,11 +62,11 @@ extension APIClient {
     maxConcurrent: Int,
     continueOnError: Bool,
     progress: (@Sendable (BatchProgress) -> Void)? = nil
-  ) async throws -> [Result<Response<Value>, CourierError>] {
+  ) async throws -> [Result<APIResponse<Value>, CourierError>] {
     var report = BatchProgress(completed: 0, failed: 0, total: endpoints.count)
     progress?(report)
-    var results = [Result<Response<Value>, CourierError>?](repeating: nil, count: endpoints.count)
-    try await withThrowingTaskGroup(of: (Int, Result<Response<Value>, CourierError>).self) { group in
+    var results = [Result<APIResponse<Value>, CourierError>?](repeating: nil, count: endpoints.count)
+    try await withThrowingTaskGroup(of: (Int, Result<APIResponse<Value>, CourierError>).self) { group in
       var pending = endpoints.indices.makeIterator()
       for _ in 0..<min(max(maxConcurrent, 1), endpoints.count) {
         guard let index = pending.next() else { break }
@@ -91,7 +91,7 @@ extension APIClient {
   }
 
   /// The outcome of one call, never throwing.
-  private func result<Value>(of endpoint: Endpoint<Value>) async -> Result<Response<Value>, CourierError> {
+  private func result<Value>(of endpoint: Endpoint<Value>) async -> Result<APIResponse<Value>, CourierError> {
     do {
       return .success(try await send(endpoint))
     } catch {
@@ -102,8 +102,8 @@ extension APIClient {
   /// The results of a batch that ran to its end, or a cancellation error when the calling task was cancelled
   /// before every call finished (some never started, or ended as cancelled).
   private static func finished<Value>(
-    _ results: [Result<Response<Value>, CourierError>?]
-  ) throws -> [Result<Response<Value>, CourierError>] {
+    _ results: [Result<APIResponse<Value>, CourierError>?]
+  ) throws -> [Result<APIResponse<Value>, CourierError>] {
     let complete = results.compactMap { $0 }
     let interrupted = results.contains { result in
       guard let result else { return true }

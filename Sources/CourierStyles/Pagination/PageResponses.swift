@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// The pages of a paginated API as whole `Response` values, fetched one request per `next()`; see
+/// The pages of a paginated API as whole `APIResponse` values, fetched one request per `next()`; see
 /// ``Courier/APIClient/pages(of:using:)`` and ``Pages/responses``.
 ///
 /// ```swift
@@ -11,7 +11,7 @@ import Foundation
 /// ```
 public struct PageResponses<Value: Decodable & Sendable>: AsyncSequence, Sendable {
   /// Each page's response.
-  public typealias Element = Response<Value>
+  public typealias Element = APIResponse<Value>
 
   let client: APIClient
   let first: Endpoint<Value>
@@ -45,7 +45,7 @@ public struct PageResponses<Value: Decodable & Sendable>: AsyncSequence, Sendabl
     /// - Throws: The page's `CourierError`, after which the sequence ends; a cancellation error when the task is
     ///   cancelled, without sending anything. When the paginator fails to find the page after a received one, the
     ///   received page is returned first and the paginator's error is thrown by the following call.
-    public mutating func next() async throws -> Response<Value>? {
+    public mutating func next() async throws -> APIResponse<Value>? {
       let current = state
       state = .finished
       switch current {

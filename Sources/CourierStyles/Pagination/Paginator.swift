@@ -27,20 +27,20 @@ import Courier
 /// }
 /// ```
 public struct Paginator<Value: Decodable & Sendable>: Sendable {
-  let step: @Sendable (Response<Value>, Endpoint<Value>) throws -> Endpoint<Value>?
+  let step: @Sendable (APIResponse<Value>, Endpoint<Value>) throws -> Endpoint<Value>?
 
   /// Creates a paginator from a function that returns the next page's endpoint, or `nil` after the last page.
   ///
   /// - Parameter next: Receives the current page's response and the endpoint that fetched it. A thrown error ends
   ///   the pages with that error (a `CourierError` as it is, anything else wrapped as a decoding error).
   public init(
-    next: @escaping @Sendable (_ response: Response<Value>, _ endpoint: Endpoint<Value>) throws -> Endpoint<Value>?
+    next: @escaping @Sendable (_ response: APIResponse<Value>, _ endpoint: Endpoint<Value>) throws -> Endpoint<Value>?
   ) {
     step = next
   }
 
   /// The endpoint of the page after `response`, or `nil` after the last page.
-  public func nextEndpoint(after response: Response<Value>, from endpoint: Endpoint<Value>) throws -> Endpoint<Value>? {
+  public func nextEndpoint(after response: APIResponse<Value>, from endpoint: Endpoint<Value>) throws -> Endpoint<Value>? {
     try step(response, endpoint)
   }
 }

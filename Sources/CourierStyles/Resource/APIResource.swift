@@ -72,7 +72,7 @@ extension APIResource {
 extension APIClient {
   /// Sends a resource's request and returns the whole response.
   @discardableResult
-  public func send<Resource: APIResource>(_ resource: Resource) async throws -> Response<Resource.ModelType> {
+  public func send<Resource: APIResource>(_ resource: Resource) async throws -> APIResponse<Resource.ModelType> {
     try await send(resource.endpoint)
   }
 

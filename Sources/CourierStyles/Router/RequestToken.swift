@@ -1,8 +1,8 @@
 import Courier
 import Foundation
 
-/// Named a call a ``Router`` had in flight, so it could be cancelled alone. Cancel the calling task, or keep the
-/// ``CallHandle`` that ``Router/request(_:as:completion:)`` returns, instead.
+/// Named a call a ``TargetRouter`` had in flight, so it could be cancelled alone. Cancel the calling task, or keep the
+/// ``CallHandle`` that ``TargetRouter/request(_:as:completion:)`` returns, instead.
 @available(
   *, deprecated, message: "cancel the calling task, or keep the CallHandle that request(_:as:completion:) returns"
 )
@@ -18,14 +18,14 @@ public struct RequestToken: Sendable, Hashable {
 @available(
   *, deprecated, message: "cancel the calling task, or keep the CallHandle that request(_:as:completion:) returns"
 )
-extension Router {
+extension TargetRouter {
   /// Sends `target` and returns the whole response; ``cancel(_:)-(RequestToken)`` with `token` cancels it.
   @discardableResult
   public func send<Value: Decodable & Sendable>(
     _ target: API,
     as type: Value.Type = Value.self,
     token: RequestToken
-  ) async throws -> Response<Value> {
+  ) async throws -> APIResponse<Value> {
     try await send(target.endpoint(as: type), key: token.id)
   }
 

@@ -191,7 +191,7 @@ extension TransportConformance {
           try run.expect(response.status.code == status, "got \(response.status)")
           try run.expect(response.value.isEmpty, "a \(status) got a body of \(response.value.count) bytes")
           // The stray bytes may break the connection; they must never be taken for the next response.
-          let next: Result<Response<Data>, any Error>
+          let next: Result<APIResponse<Data>, any Error>
           do { next = .success(try await client.send(Endpoint<Data>.get("/next").timeout(5))) } catch {
             next = .failure(error)
           }

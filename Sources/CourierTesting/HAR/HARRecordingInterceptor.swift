@@ -53,10 +53,10 @@ public final class HARRecordingInterceptor: Interceptor {
   ///   cannot be written.
   public func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     let started = Date()
     let start = ProcessInfo.processInfo.systemUptime
     let recordedBody = try await Self.record(body)
@@ -77,11 +77,11 @@ public final class HARRecordingInterceptor: Interceptor {
           underlyingError: error)
       }
     }
-    return (response, HTTPBody(data))
+    return (response, BodyStream(data))
   }
 
   /// The bytes of a body that can be read without disturbing the transfer.
-  private static func record(_ body: HTTPBody?) async throws -> RecordedRequestBody {
+  private static func record(_ body: BodyStream?) async throws -> RecordedRequestBody {
     guard let body else { return .none }
     if let data = body.bufferedData { return .data(data) }
     guard body.isRepeatable else { return .stream(length: body.length) }

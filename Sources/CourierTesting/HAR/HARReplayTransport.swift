@@ -71,9 +71,9 @@ public final class HARReplayTransport: HTTPTransport {
   /// Answers with the next recorded response for the request, or handles it as ``mode`` says.
   public func send(
     _ request: HTTPRequest,
-    body: HTTPBody?,
+    body: BodyStream?,
     options: TransportOptions
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     let data = try await body?.collect()
     let key = HARRequestKey(request, body: data, redactor: redactor)
     let replay: Replay? = state.withLock { state in
@@ -86,10 +86,10 @@ public final class HARReplayTransport: HTTPTransport {
       return candidates[min(served, candidates.count - 1)]
     }
     if let replay {
-      return (replay.response, HTTPBody(replay.body))
+      return (replay.response, BodyStream(replay.body))
     }
     if let fallback = mode.fallback {
-      return try await fallback.send(request, body: data.map { HTTPBody($0) }, options: options)
+      return try await fallback.send(request, body: data.map { BodyStream($0) }, options: options)
     }
     throw CourierError(.transport, mismatch(key), request: request)
   }

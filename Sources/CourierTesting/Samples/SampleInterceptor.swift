@@ -62,10 +62,10 @@ public struct SampleInterceptor: Interceptor {
   /// Answers with `context.sample`, or handles a call without one as ``missing`` says.
   public func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     guard let sample = context.sample else {
       if missing.passesThrough { return try await next(request, body, context) }
       throw CourierError(
@@ -76,6 +76,6 @@ public struct SampleInterceptor: Interceptor {
     if timing.delay > 0 {
       try await clock.sleep(seconds: timing.delay)
     }
-    return (sample.response, HTTPBody(try sample.loadBody()))
+    return (sample.response, BodyStream(try sample.loadBody()))
   }
 }

@@ -133,9 +133,9 @@ public final class StubTransport: HTTPTransport {
   /// Records the request, finds the newest matching stub and gives its next reply, after the reply's delay.
   public func send(
     _ request: HTTPRequest,
-    body: HTTPBody?,
+    body: BodyStream?,
     options: TransportOptions
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     let data = try await body?.collect()
     let recorded = RecordedRequest(request: request, body: data, options: options)
     let reply: StubResponse
@@ -155,7 +155,7 @@ public final class StubTransport: HTTPTransport {
     case .failure(let makeError):
       throw makeError(request)
     case .response(let sample):
-      return (sample.response, HTTPBody(try sample.loadBody()))
+      return (sample.response, BodyStream(try sample.loadBody()))
     }
   }
 

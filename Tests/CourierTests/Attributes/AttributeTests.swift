@@ -19,10 +19,10 @@ extension Endpoint {
 private struct PriorityHeader: Interceptor {
   func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     var request = request
     request.headerFields[HTTPField.Name("X-Priority")!] = "\(context[Priority.self])"
     return try await next(request, body, context)

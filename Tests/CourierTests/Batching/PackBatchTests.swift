@@ -21,7 +21,7 @@ struct PackBatchTests {
       #expect(hits == CountedHits(key: "pack", hits: 1))
 
       // One endpoint still goes to send(_:) and returns the whole response.
-      let single: Response<Product> = try await client.send(BatchEndpoints.product(7))
+      let single: APIResponse<Product> = try await client.send(BatchEndpoints.product(7))
       #expect(single.status == .ok)
     }
   }

@@ -83,7 +83,7 @@ struct CachedResource: Decodable, Sendable {
   func varyStoresOneVariantPerLanguage(_ kind: TransportKind) async throws {
     try await withCachingClient(kind) { cached, plain in
       @available(macOS 14, iOS 17, tvOS 17, *)
-      func get(_ language: String) async throws -> Response<CachedResource> {
+      func get(_ language: String) async throws -> APIResponse<CachedResource> {
         try await cached.send(
           Endpoint<CachedResource>.get("/cache/resource/vy").query(["cc": "max-age=60", "vary": "Accept-Language"])
             .header(.acceptLanguage, language))

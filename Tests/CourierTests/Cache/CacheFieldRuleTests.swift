@@ -94,9 +94,9 @@ import Testing
     }
 
     func send(
-      _ request: HTTPRequest, body: HTTPBody?, options: TransportOptions
+      _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
     ) async throws -> (
-      HTTPResponse, HTTPBody
+      HTTPResponse, BodyStream
     ) {
       let number = count.withLock { count in
         count += 1
@@ -105,14 +105,14 @@ import Testing
       var fields = HTTPFields()
       fields[.date] = HTTPDate.format(clock.now)
       fields[.cacheControl] = "max-age=10, stale-if-error=600"
-      if number == 1 { return (HTTPResponse(status: .ok, headerFields: fields), HTTPBody(Data("stored".utf8))) }
+      if number == 1 { return (HTTPResponse(status: .ok, headerFields: fields), BodyStream(Data("stored".utf8))) }
       guard midBody else { throw CourierError(.connectionLost, "The connection was reset") }
       fields[.contentLength] = "100"
       let chunks = AsyncThrowingStream<Data, any Error> { continuation in
         continuation.yield(Data("partial".utf8))
         continuation.finish(throwing: CourierError(.connectionLost, "The connection was reset mid-body"))
       }
-      return (HTTPResponse(status: .ok, headerFields: fields), HTTPBody(chunks, length: 100))
+      return (HTTPResponse(status: .ok, headerFields: fields), BodyStream(chunks, length: 100))
     }
   }
 
@@ -260,7 +260,7 @@ import Testing
   }
 
   @discardableResult
-  func part(_ client: APIClient, _ range: String, _ extra: [String: String] = [:]) async throws -> Response<String> {
+  func part(_ client: APIClient, _ range: String, _ extra: [String: String] = [:]) async throws -> APIResponse<String> {
     var endpoint = Endpoint<String>.get("/a").header("Range", range).expect(.partialContent)
     for (name, value) in extra { endpoint = endpoint.header(HTTPField.Name(name)!, value) }
     return try await client.send(endpoint)

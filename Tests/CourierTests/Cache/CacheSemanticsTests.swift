@@ -193,7 +193,7 @@ import Testing
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/d"))
     clock.advance(50)
-    func get(_ directives: String, pragma: Bool = false) async throws -> Response<String> {
+    func get(_ directives: String, pragma: Bool = false) async throws -> APIResponse<String> {
       var endpoint = Endpoint<String>.get("/d")
       endpoint = pragma ? endpoint.header("Pragma", "no-cache") : endpoint.header("Cache-Control", directives)
       return try await client.send(endpoint)
@@ -312,7 +312,7 @@ import Testing
       )
     }
     let client = origin.client()
-    func get(_ language: String) async throws -> Response<String> {
+    func get(_ language: String) async throws -> APIResponse<String> {
       try await client.send(Endpoint<String>.get("/v").header(.acceptLanguage, language))
     }
     #expect(try await get("fr").value == "fr")

@@ -28,7 +28,7 @@ final class FakeOrigin: HTTPTransport {
   var requests: [HTTPRequest] { received.withLock { $0 } }
   var hits: Int { requests.count }
 
-  func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws -> (HTTPResponse, HTTPBody)
+  func send(_ request: HTTPRequest, body: BodyStream?, options: TransportOptions) async throws -> (HTTPResponse, BodyStream)
   {
     let count = received.withLock { list in
       list.append(request)
@@ -36,7 +36,7 @@ final class FakeOrigin: HTTPTransport {
     }
     var (response, text) = try responder(request, count)
     if response.headerFields[.date] == nil { response.headerFields[.date] = HTTPDate.format(clock.now) }
-    return (response, HTTPBody(Data(text.utf8)))
+    return (response, BodyStream(Data(text.utf8)))
   }
 
   /// A client with a cache in front of this origin.

@@ -49,7 +49,7 @@ struct NginxCacheRuleTests {
   }
 
   @discardableResult
-  func get(_ client: APIClient, _ path: String, _ headers: [String: String] = [:]) async throws -> Response<String> {
+  func get(_ client: APIClient, _ path: String, _ headers: [String: String] = [:]) async throws -> APIResponse<String> {
     var endpoint = Endpoint<String>.get(path).expectAnyStatus()
     for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
       endpoint = endpoint.header(HTTPField.Name(name)!, value)

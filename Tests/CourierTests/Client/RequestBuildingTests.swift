@@ -169,10 +169,10 @@ import Testing
     struct GzipTransport: HTTPTransport {
       var supportedContentEncodings: [String] { ["gzip", "deflate"] }
       func send(
-        _ request: HTTPRequest, body: HTTPBody?, options: TransportOptions
+        _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
       ) async throws
-        -> (HTTPResponse, HTTPBody)
-      { (HTTPResponse(status: .ok), HTTPBody()) }
+        -> (HTTPResponse, BodyStream)
+      { (HTTPResponse(status: .ok), BodyStream()) }
     }
     let client = APIClient(configuration: .init(baseURL: URL(string: "https://x.test"), transport: GzipTransport()))
     let request = try client.httpRequest(for: Endpoint<Empty>.get("/"))

@@ -152,7 +152,7 @@ import Darwin
       // in time makes a case, so those attempts are repeated.
       for _ in 0..<5 {
         let started = ContinuousClock.now
-        let body: HTTPBody
+        let body: BodyStream
         do {
           (_, body) = try await server.transport.send(request, body: nil, options: options)
         } catch let error as CourierError where error.kind == .timeout {
@@ -196,7 +196,7 @@ import Darwin
       let request = try client.httpRequest(for: Endpoint<Data>.post("/upload/raw"))
       for newSize in [1_000, 3_000_000] {
         let file = try temporaryFile(Data(repeating: 7, count: 2_000_000))
-        let body = try HTTPBody.file(at: file)
+        let body = try BodyStream.file(at: file)
         try Data(repeating: 8, count: newSize).write(to: file)
         let error = await #expect(throws: CourierError.self) {
           try await server.transport.send(request, body: body, options: TransportOptions(timeout: 30))
@@ -219,13 +219,13 @@ import Darwin
     let file = try temporaryFile(Data(repeating: 7, count: total))
     let body: HTTPClientRequest.Body
     if fromFile {
-      body = .courier(try HTTPBody.file(at: file), writtenBy: group)
+      body = .courier(try BodyStream.file(at: file), writtenBy: group)
     } else {
       let chunks = AsyncStream<Data> { continuation in
         for _ in 0..<64 { continuation.yield(chunk) }
         continuation.finish()
       }
-      body = .courier(HTTPBody(chunks, length: Int64(total)), writtenBy: group)
+      body = .courier(BodyStream(chunks, length: Int64(total)), writtenBy: group)
     }
     actor Tally {
       var bytes = 0

@@ -27,7 +27,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aStreamedBodyOfKnownLengthArrivesWhole(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let body = HTTPBody(Self.chunks(count: 40, size: 1000), length: 40_000)
+      let body = BodyStream(Self.chunks(count: 40, size: 1000), length: 40_000)
       let echo = try await client.value(
         Endpoint<Echo>.put("/echo/upload").body(.body(body, contentType: "text/plain")))
       #expect(echo.bodyLength == 40_000)
@@ -41,7 +41,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aStreamedBodyOfUnknownLengthArrivesWhole(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let body = HTTPBody(Self.chunks(count: 7, size: 3001))
+      let body = BodyStream(Self.chunks(count: 7, size: 3001))
       let echo = try await client.value(
         Endpoint<Echo>.post("/echo/upload").body(.body(body, contentType: "text/plain")))
       #expect(echo.bodyLength == 7 * 3001)

@@ -17,7 +17,7 @@ import FoundationNetworking
   /// one) gives it.
   func send(
     _ path: String, to baseURL: URL, incremental: Bool = false, limit: Int? = 50 << 20
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     let transport = URLSessionTransport()
     var options = TransportOptions(timeout: 10)
     options[IncrementalBodyKey.self] = incremental

@@ -8,13 +8,13 @@ import Testing
   struct Case: Sendable, CustomTestStringConvertible {
     let name: String
     let input: [UInt8]
-    let events: [ServerSentEvent]
+    let events: [ServerEvent]
     /// The last event ID after the stream; by default the last event's.
     let lastEventID: String
     let delay: Int?
 
     init(
-      _ name: String, _ input: String, _ events: [ServerSentEvent], lastEventID: String? = nil, delay: Int? = nil
+      _ name: String, _ input: String, _ events: [ServerEvent], lastEventID: String? = nil, delay: Int? = nil
     ) {
       self.name = name
       self.input = Array(input.utf8)
@@ -27,8 +27,8 @@ import Testing
   }
 
   static let cases: [Case] = [
-    Case("one event", "data: hello\n\n", [ServerSentEvent(data: "hello")]),
-    Case("multi-line data joined with LF", "data: a\ndata: b\ndata: c\n\n", [ServerSentEvent(data: "a\nb\nc")]),
+    Case("one event", "data: hello\n\n", [ServerEvent(data: "hello")]),
+    Case("multi-line data joined with LF", "data: a\ndata: b\ndata: c\n\n", [ServerEvent(data: "a\nb\nc")]),
     Case("only one leading space is dropped", "data:x\n\ndata:  y\n\n", [.init(data: "x"), .init(data: " y")]),
     Case("a value keeps later colons", "data: a: b\n\n", [.init(data: "a: b")]),
     Case("empty data lines", "data\ndata\n\ndata:\n\n", [.init(data: "\n"), .init(data: "")]),
@@ -68,9 +68,9 @@ import Testing
     Case("multi-byte characters", "data: привет, é, 🚀\n\n", [.init(data: "привет, é, 🚀")]),
   ]
 
-  static func parse(_ chunks: [ArraySlice<UInt8>]) throws -> (events: [ServerSentEvent], parser: EventStreamParser) {
+  static func parse(_ chunks: [ArraySlice<UInt8>]) throws -> (events: [ServerEvent], parser: EventStreamParser) {
     var parser = EventStreamParser()
-    var events: [ServerSentEvent] = []
+    var events: [ServerEvent] = []
     for chunk in chunks { events += try parser.parse(chunk).map(\.event) }
     return (events, parser)
   }
@@ -107,7 +107,7 @@ import Testing
     _ = try parser.parse(Array("retry: 250\nid: 4\ndata: a\n\ndata: unfinished\n".utf8))
     parser.reset()
     let events = try parser.parse(Array("\u{FEFF}data: b\n\n".utf8))
-    #expect(events.map(\.event) == [ServerSentEvent(id: "4", data: "b")])
+    #expect(events.map(\.event) == [ServerEvent(id: "4", data: "b")])
     #expect(events.map(\.line) == [1])
     #expect(parser.reconnectionDelay == 250)
   }

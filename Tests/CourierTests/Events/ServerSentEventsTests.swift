@@ -44,7 +44,7 @@ import Testing
     try await withDemoServer(kind) { client, _ in
       var iterator = client.events(Endpoint<Data>.get("/stream/events").query(["count": 3])).makeAsyncIterator()
       let first = try await iterator.next()
-      #expect(first == ServerSentEvent(id: "0", event: "message", data: #"{"index":0,"text":"event 0"}"#))
+      #expect(first == ServerEvent(id: "0", event: "message", data: #"{"index":0,"text":"event 0"}"#))
       #expect(try await iterator.next()?.id == "1")
     }
   }

@@ -74,10 +74,10 @@ import Testing
   @Test func differentURLsHeadersOrUnmarkedEndpointsAreNotShared() async throws {
     let transport = StubTransport(.any.reply(.status(.ok).delayed(by: 0.05)))
     let client = APIClient.stubbed(transport) { $0.interceptors = [DeduplicationInterceptor()] }
-    async let a: Response<Empty> = client.send(Endpoint<Empty>.get("/a").deduplicated())
-    async let b: Response<Empty> = client.send(Endpoint<Empty>.get("/b").deduplicated())
-    async let c: Response<Empty> = client.send(Endpoint<Empty>.get("/a").deduplicated().header("X-User", "2"))
-    async let d: Response<Empty> = client.send(Endpoint<Empty>.get("/a"))
+    async let a: APIResponse<Empty> = client.send(Endpoint<Empty>.get("/a").deduplicated())
+    async let b: APIResponse<Empty> = client.send(Endpoint<Empty>.get("/b").deduplicated())
+    async let c: APIResponse<Empty> = client.send(Endpoint<Empty>.get("/a").deduplicated().header("X-User", "2"))
+    async let d: APIResponse<Empty> = client.send(Endpoint<Empty>.get("/a"))
     _ = try await (a, b, c, d)
     #expect(transport.requests.count == 4)
   }
@@ -132,7 +132,7 @@ import Testing
     let transport = StubTransport(.any.reply(.status(.internalServerError)))
     let client = APIClient.stubbed(transport) {
       $0.interceptors = [
-        ClosureInterceptor { _, _, _, _ in (HTTPResponse(status: .ok), HTTPBody(Data("cached".utf8))) }
+        ClosureInterceptor { _, _, _, _ in (HTTPResponse(status: .ok), BodyStream(Data("cached".utf8))) }
       ]
     }
     #expect(try await client.value(Endpoint<String>.get("/x")) == "cached")

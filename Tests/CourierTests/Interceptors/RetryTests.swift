@@ -168,7 +168,7 @@ import Testing
       continuation.yield(Data("x".utf8))
       continuation.finish()
     }
-    let endpoint = Endpoint<Empty>.put("/a").body(.body(HTTPBody(stream, length: 1)))
+    let endpoint = Endpoint<Empty>.put("/a").body(.body(BodyStream(stream, length: 1)))
     await #expect(throws: CourierError.self) { try await client(transport, TestDelayClock()).send(endpoint) }
     #expect(transport.requests.count == 1)
   }

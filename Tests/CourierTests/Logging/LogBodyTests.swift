@@ -12,7 +12,7 @@ import Testing
     headerFields: [.contentType: "text/plain"])
 
   static let echo = InterceptorNext { _, body, _ in
-    (HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"]), body ?? HTTPBody())
+    (HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"]), body ?? BodyStream())
   }
 
   @Test func longBodiesAreTruncatedWithANote() async throws {
@@ -20,7 +20,7 @@ import Testing
     let logging = LoggingInterceptor(logger: capture.logger()) { $0.maxBodyBytes = 100 }
     let text = String(repeating: "a", count: 97) + "ééé" + String(repeating: "b", count: 400)
     _ = try await logging.intercept(
-      Self.post, body: HTTPBody(Data(text.utf8)), context: RequestContext(), next: Self.echo)
+      Self.post, body: BodyStream(Data(text.utf8)), context: CallContext(), next: Self.echo)
     let line = try #require(capture.entry(startingWith: "→ body"))
     // 97 + 2 bytes fit; the next "é" would cross 100 bytes, so the cut falls before it.
     #expect(line.message == "→ body (503 bytes): \(String(repeating: "a", count: 97))é… (404 more bytes)")
@@ -33,7 +33,7 @@ import Testing
     let rendering = LogBodyRendering(redactor: LogRedactor(), maxBytes: 5)
     #expect(rendering.text(for: Data("hello".utf8), contentType: nil) == "hello")
     #expect(rendering.text(for: Data("hello!".utf8), contentType: nil) == "hello… (1 more bytes)")
-    #expect(rendering.text(for: HTTPBody(), contentType: nil) == nil)
+    #expect(rendering.text(for: BodyStream(), contentType: nil) == nil)
     #expect(rendering.text(for: nil, contentType: nil) == nil)
   }
 
@@ -54,7 +54,7 @@ import Testing
     var request = Self.post
     request.headerFields[.contentType] = "image/png"
     let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0xFF, 0xFE])
-    _ = try await logging.intercept(request, body: HTTPBody(png), context: RequestContext(), next: Self.echo)
+    _ = try await logging.intercept(request, body: BodyStream(png), context: CallContext(), next: Self.echo)
     #expect(capture.entry(startingWith: "→ body")?.message == "→ body (10 bytes): <binary, 10 bytes>")
     #expect(capture.entry(startingWith: "← body")?.message == "← body (10 bytes): <binary, 10 bytes>")
     #expect(capture.entry(startingWith: "curl ")?.message.hasSuffix("# body not shown: <binary, 10 bytes>") == true)
@@ -81,9 +81,9 @@ import Testing
   @Test func streamsOfUnknownLengthSayStreamed() async throws {
     let capture = LogCapture()
     let logging = LoggingInterceptor(logger: capture.logger())
-    let unknown = HTTPBody(AsyncStream<Data> { $0.finish() })
+    let unknown = BodyStream(AsyncStream<Data> { $0.finish() })
     let next = InterceptorNext { _, _, _ in (HTTPResponse(status: .ok), unknown) }
-    _ = try await logging.intercept(Self.post, body: unknown, context: RequestContext(), next: next)
+    _ = try await logging.intercept(Self.post, body: unknown, context: CallContext(), next: next)
     #expect(capture.entry(startingWith: "→ body")?.message == "→ body: <stream>")
     #expect(capture.entry(startingWith: "← 200")?.message.hasSuffix(" ms, streamed") == true)
   }

@@ -66,7 +66,7 @@ struct CapturingLogHandler: LogHandler {
 /// A transport that records the bytes it was sent and answers with a fixed response.
 struct LoggingTestTransport: HTTPTransport {
   let response: HTTPResponse
-  let responseBody: @Sendable () -> HTTPBody
+  let responseBody: @Sendable () -> BodyStream
   let received = Locked<[(HTTPRequest, Data)]>([])
   let failure: (any Error & Sendable)?
 
@@ -77,14 +77,14 @@ struct LoggingTestTransport: HTTPTransport {
     failure: (any Error & Sendable)? = nil
   ) {
     self.init(response: HTTPResponse(status: status, headerFields: headers), failure: failure) {
-      HTTPBody(Data(body.utf8))
+      BodyStream(Data(body.utf8))
     }
   }
 
   init(
     response: HTTPResponse,
     failure: (any Error & Sendable)? = nil,
-    body: @escaping @Sendable () -> HTTPBody
+    body: @escaping @Sendable () -> BodyStream
   ) {
     self.response = response
     self.responseBody = body
@@ -93,7 +93,7 @@ struct LoggingTestTransport: HTTPTransport {
 
   var bodies: [Data] { received.withLock { $0.map(\.1) } }
 
-  func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws -> (HTTPResponse, HTTPBody)
+  func send(_ request: HTTPRequest, body: BodyStream?, options: TransportOptions) async throws -> (HTTPResponse, BodyStream)
   {
     let data = try await body?.collect() ?? Data()
     received.withLock { $0.append((request, data)) }
@@ -113,11 +113,11 @@ extension APIClient {
 }
 
 /// A stream of `chunks`, readable once, for checking that logging does not consume it.
-func singlePassLogStream(_ chunks: [Data]) -> HTTPBody {
+func singlePassLogStream(_ chunks: [Data]) -> BodyStream {
   let stream = AsyncStream<Data> { continuation in
     for chunk in chunks { continuation.yield(chunk) }
     continuation.finish()
   }
   let length = chunks.reduce(0) { $0 + $1.count }
-  return HTTPBody(stream, length: Int64(length), isRepeatable: false)
+  return BodyStream(stream, length: Int64(length), isRepeatable: false)
 }

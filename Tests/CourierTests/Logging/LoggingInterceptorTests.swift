@@ -18,14 +18,14 @@ import Testing
   ) -> InterceptorNext {
     InterceptorNext { _, _, _ in
       if nanoseconds > 0 { try await Task.sleep(nanoseconds: nanoseconds) }
-      return (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), HTTPBody(Data(body.utf8)))
+      return (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), BodyStream(Data(body.utf8)))
     }
   }
 
   @Test func logsRequestAndResponseLinesAtTheirLevels() async throws {
     let capture = LogCapture()
     let logging = LoggingInterceptor(logger: capture.logger())
-    let context = RequestContext(attempt: 2, callID: 7)
+    let context = CallContext(attempt: 2, callID: 7)
     _ = try await logging.intercept(Self.request, body: nil, context: context, next: Self.answering())
 
     let requestLine = try #require(capture.entry(startingWith: "→ GET"))
@@ -54,7 +54,7 @@ import Testing
     let capture = LogCapture()
     let logging = LoggingInterceptor(logger: capture.logger())
     _ = try await logging.intercept(
-      Self.request, body: nil, context: RequestContext(), next: Self.answering(delay: 60_000_000))
+      Self.request, body: nil, context: CallContext(), next: Self.answering(delay: 60_000_000))
     let line = try #require(capture.entry(startingWith: "← 200"))
     let milliseconds = try #require(line.metadata["durationMs"].flatMap { Int($0) })
     #expect(milliseconds >= 50)
@@ -69,7 +69,7 @@ import Testing
       $0.bodyLevel = .trace
       $0.curlLevel = nil
     }
-    _ = try await logging.intercept(Self.request, body: nil, context: RequestContext(), next: Self.answering())
+    _ = try await logging.intercept(Self.request, body: nil, context: CallContext(), next: Self.answering())
     #expect(capture.entry(startingWith: "→ GET")?.level == .notice)
     #expect(capture.entry(startingWith: "← 200")?.level == .warning)
     #expect(capture.entry(startingWith: "→ headers")?.level == .trace)
@@ -80,7 +80,7 @@ import Testing
   @Test func loggerLevelAboveDebugKeepsOnlyTheSummaryLines() async throws {
     let capture = LogCapture()
     let logging = LoggingInterceptor(logger: capture.logger(level: .info))
-    _ = try await logging.intercept(Self.request, body: nil, context: RequestContext(), next: Self.answering())
+    _ = try await logging.intercept(Self.request, body: nil, context: CallContext(), next: Self.answering())
     #expect(capture.messages.count == 2)
     #expect(capture.messages.first?.hasPrefix("→ GET") == true)
     #expect(capture.messages.last?.hasPrefix("← 200 OK") == true)
@@ -91,13 +91,13 @@ import Testing
     let logging = LoggingInterceptor(logger: capture.logger())
     let unlogged = Endpoint<Empty>.get("/").logging(false).attributes
     let (response, _) = try await logging.intercept(
-      Self.request, body: HTTPBody(Data("x".utf8)), context: RequestContext(attributes: unlogged),
+      Self.request, body: BodyStream(Data("x".utf8)), context: CallContext(attributes: unlogged),
       next: Self.answering(.internalServerError))
     #expect(response.status == .internalServerError)
     let failing = InterceptorNext { _, _, _ in throw CourierError(.timeout, "timed out") }
     await #expect(throws: CourierError.self) {
       _ = try await logging.intercept(
-        Self.request, body: nil, context: RequestContext(attributes: unlogged), next: failing)
+        Self.request, body: nil, context: CallContext(attributes: unlogged), next: failing)
     }
     #expect(capture.entries.isEmpty)
   }
@@ -108,7 +108,7 @@ import Testing
     let failure = CourierError(.noConnection, "The host is unreachable", request: Self.request)
     let failing = InterceptorNext { _, _, _ in throw failure }
     let thrown = await #expect(throws: CourierError.self) {
-      _ = try await logging.intercept(Self.request, body: nil, context: RequestContext(callID: 3), next: failing)
+      _ = try await logging.intercept(Self.request, body: nil, context: CallContext(callID: 3), next: failing)
     }
     #expect(thrown?.kind == .noConnection)
     let line = try #require(capture.entry(startingWith: "✕"))
@@ -124,13 +124,13 @@ import Testing
     let capture = LogCapture()
     let logging = LoggingInterceptor(logger: capture.logger(level: .notice))
     #expect(!logging.logsSuccess)
-    _ = try await logging.intercept(Self.request, body: nil, context: RequestContext(callID: 4), next: Self.answering())
+    _ = try await logging.intercept(Self.request, body: nil, context: CallContext(callID: 4), next: Self.answering())
     #expect(capture.entries.isEmpty)
 
     let failing = InterceptorNext { _, _, _ in throw CourierError(.timeout, "Too slow", request: Self.request) }
     await #expect(throws: CourierError.self) {
       _ = try await logging.intercept(
-        Self.request, body: nil, context: RequestContext(attempt: 2, callID: 5), next: failing)
+        Self.request, body: nil, context: CallContext(attempt: 2, callID: 5), next: failing)
     }
     let line = try #require(capture.entry(startingWith: "✕ GET https://api.example.com/v1/search?q=shoes&page=2"))
     #expect(line.level == .error)
@@ -140,7 +140,7 @@ import Testing
 
     let silent = LoggingInterceptor(logger: capture.logger(level: .critical))
     await #expect(throws: CourierError.self) {
-      _ = try await silent.intercept(Self.request, body: nil, context: RequestContext(), next: failing)
+      _ = try await silent.intercept(Self.request, body: nil, context: CallContext(), next: failing)
     }
     #expect(capture.entries.count == 1, "an error level below the logger's writes nothing")
   }
@@ -150,7 +150,7 @@ import Testing
     let logging = LoggingInterceptor(logger: capture.logger()) { $0.errorLevel = .critical }
     let failing = InterceptorNext { _, _, _ in throw URLError(.timedOut) }
     await #expect(throws: URLError.self) {
-      _ = try await logging.intercept(Self.request, body: nil, context: RequestContext(), next: failing)
+      _ = try await logging.intercept(Self.request, body: nil, context: CallContext(), next: failing)
     }
     let line = try #require(capture.entry(startingWith: "✕"))
     #expect(line.level == .critical)
@@ -168,7 +168,7 @@ import Testing
       throw CourierError(.transport, "failed with token err-t0ken-value and err-bearer-value", request: request)
     }
     await #expect(throws: CourierError.self) {
-      _ = try await logging.intercept(request, body: nil, context: RequestContext(), next: failing)
+      _ = try await logging.intercept(request, body: nil, context: CallContext(), next: failing)
     }
     let line = try #require(capture.entry(startingWith: "✕"))
     #expect(line.message.contains("token=<redacted>&q=shoes"))

@@ -204,7 +204,7 @@ func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
 @Suite struct FileBodyTests {
   @Test func fileBodiesStreamInChunksWithTheirLength() async throws {
     let file = try temporaryFile(Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0) }))
-    let body = try HTTPBody.file(at: file, chunkSize: 64 * 1024)
+    let body = try BodyStream.file(at: file, chunkSize: 64 * 1024)
     #expect(body.length == 1_000_000)
     var chunks = 0
     var total = 0
@@ -219,11 +219,11 @@ func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
 
   @Test func missingDirectoryAndChangedFilesAreTypedErrors() async throws {
     #expect(throws: CourierError.self) {
-      try HTTPBody.file(at: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)"))
+      try BodyStream.file(at: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)"))
     }
-    #expect(throws: CourierError.self) { try HTTPBody.file(at: FileManager.default.temporaryDirectory) }
+    #expect(throws: CourierError.self) { try BodyStream.file(at: FileManager.default.temporaryDirectory) }
     let file = try temporaryFile(Data(count: 100))
-    let body = try HTTPBody.file(at: file)
+    let body = try BodyStream.file(at: file)
     try Data(count: 50).write(to: file)
     let error = await #expect(throws: CourierError.self) { try await body.collect() }
     #expect(error?.detail.contains("changed size") == true)
@@ -234,9 +234,9 @@ func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
 final class RecordingTransport: HTTPTransport {
   private let calls = Locked(0)
   var count: Int { calls.withLock { $0 } }
-  func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws -> (HTTPResponse, HTTPBody)
+  func send(_ request: HTTPRequest, body: BodyStream?, options: TransportOptions) async throws -> (HTTPResponse, BodyStream)
   {
     calls.withLock { $0 += 1 }
-    return (HTTPResponse(status: .ok), HTTPBody())
+    return (HTTPResponse(status: .ok), BodyStream())
   }
 }

@@ -9,7 +9,7 @@ struct FunctionTransport: HTTPTransport {
   let paths = Recorder<String>()
   let respond: @Sendable (_ path: String, _ query: [String: String]) throws -> (HTTPResponse.Status, Data)
 
-  func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws -> (HTTPResponse, HTTPBody)
+  func send(_ request: HTTPRequest, body: BodyStream?, options: TransportOptions) async throws -> (HTTPResponse, BodyStream)
   {
     let path = request.path ?? "/"
     paths.append(path)
@@ -19,7 +19,7 @@ struct FunctionTransport: HTTPTransport {
     let (status, data) = try respond(components?.path ?? path, query)
     var response = HTTPResponse(status: status)
     response.headerFields[.contentType] = "application/json"
-    return (response, HTTPBody(data))
+    return (response, BodyStream(data))
   }
 }
 

@@ -71,7 +71,7 @@ import Testing
     }
     let error = await #expect(throws: CourierError.self) {
       try await APIClient.stubbed(transport).send(
-        Endpoint<Empty>.post("/upload").body(.body(HTTPBody(chunks, isRepeatable: false))))
+        Endpoint<Empty>.post("/upload").body(.body(BodyStream(chunks, isRepeatable: false))))
     }
     #expect(error?.kind == .redirect)
     #expect(error?.status == .temporaryRedirect)

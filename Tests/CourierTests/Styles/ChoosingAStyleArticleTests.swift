@@ -53,7 +53,7 @@ private struct AuthController {
 
       let fromService = try await ProductService(client: client).products(in: "books")
       let fromResource = try await client.value(BooksResource())
-      let fromRouter = try await Router<ShopAPI>(client: client).request(
+      let fromRouter = try await TargetRouter<ShopAPI>(client: client).request(
         .products(category: "books"), as: ProductPage.self)
       #expect(fromService.items == fromRouter.items)
       #expect(fromResource == fromService.items)

@@ -82,7 +82,7 @@ private enum ShopAPI: TargetType {
   @Test(arguments: TransportKind.allCases)
   func tasksSendTypedAndLiteralParameters(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let router = Router<ShopAPI>(client: client)
+      let router = TargetRouter<ShopAPI>(client: client)
       let tokens = try await router.request(.login(Credentials()), as: Tokens.self)
       #expect(tokens.tokenType == "Bearer")
       let formTokens = try await router.send(
@@ -107,7 +107,7 @@ private enum ShopAPI: TargetType {
   @Test(arguments: TransportKind.allCases)
   func parametersAndHeadersReachTheServer(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let router = Router<ShopAPI>(client: client)
+      let router = TargetRouter<ShopAPI>(client: client)
       let echo = try await router.request(
         .search(SearchQuery(q: "lamp shade", tags: ["new", "sale"]), session: "s-42"), as: Echo.self)
       #expect(echo.method == "POST")
@@ -123,7 +123,7 @@ private enum ShopAPI: TargetType {
   @Test(arguments: TransportKind.allCases)
   func cancellingOneCallLeavesTheOthersRunning(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let router = Router<ShopAPI>(client: client)
+      let router = TargetRouter<ShopAPI>(client: client)
       let (outcome, deliver) = AsyncStream.makeStream(of: Result<Empty, CourierError>.self)
       let doomed = router.request(.slow(milliseconds: 30_000), as: Empty.self) { deliver.yield($0) }
       let survivor = Task { try await router.request(.slow(milliseconds: 400), as: Empty.self) }
@@ -148,7 +148,7 @@ private enum ShopAPI: TargetType {
   @Test(arguments: TransportKind.allCases)
   func cancelAllEndsEveryCallAndReportsItToCompletions(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let router = Router<ShopAPI>(client: client)
+      let router = TargetRouter<ShopAPI>(client: client)
       let (results, delivered) = AsyncStream.makeStream(of: Result<Empty, CourierError>.self)
       router.request(.slow(milliseconds: 30_000), as: Empty.self) { delivered.yield($0) }
       router.request(.slow(milliseconds: 30_000), as: Empty.self) { delivered.yield($0) }
@@ -174,7 +174,7 @@ private enum ShopAPI: TargetType {
           .development(server.baseURL.appendingPathComponent("echo/dev")),
           .staging(server.baseURL.appendingPathComponent("echo/staging")),
         ], default: .development, launchOptions: EnvironmentLaunchOptions())
-      let router = Router<ShopAPI>(client: APIClient(environment: environments) { $0.transport = server.transport })
+      let router = TargetRouter<ShopAPI>(client: APIClient(environment: environments) { $0.transport = server.transport })
       let search = ShopAPI.search(SearchQuery(q: "x", tags: []), session: "s")
       let development = try await router.request(search, as: Echo.self)
       #expect(development.path == "/echo/dev/echo/search")

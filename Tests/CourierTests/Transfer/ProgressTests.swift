@@ -24,7 +24,7 @@ import Testing
       continuation.finish()
     }
     let task = client.transfer(
-      Endpoint<Data>.post("/upload").body(.body(HTTPBody(chunks, length: 1000), contentType: "text/plain")))
+      Endpoint<Data>.post("/upload").body(.body(BodyStream(chunks, length: 1000), contentType: "text/plain")))
     let data = try await task.value
     #expect(data.count == 3000)
     var uploads: [TransferProgress] = []
@@ -46,7 +46,7 @@ import Testing
       $0.interceptors = [RetryInterceptor(maxAttempts: 2, clock: TestDelayClock())]
     }
     try await client.send(
-      Endpoint<Empty>.put("/file").body(.body(HTTPBody(Data(repeating: 7, count: 500)), contentType: "text/plain"))
+      Endpoint<Empty>.put("/file").body(.body(BodyStream(Data(repeating: 7, count: 500)), contentType: "text/plain"))
         .onUploadProgress { progress in values.withLock { $0.append(progress) } })
     let reported = values.withLock { $0 }
     #expect(stub.requests.count == 2)

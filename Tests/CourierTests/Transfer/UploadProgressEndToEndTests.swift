@@ -83,7 +83,7 @@ import Testing
       let values = ProgressLog()
       let report = try await client.value(
         Endpoint<RawUploadReport>.post("/upload/raw").body(
-          .body(HTTPBody(chunks), contentType: "application/octet-stream")
+          .body(BodyStream(chunks), contentType: "application/octet-stream")
         ).onUploadProgress(values.append))
       #expect(report.size == 32 * 64 * 1024)
       values.expectMonotonicFromZero()

@@ -9,14 +9,14 @@ struct LogBodyRendering: Sendable {
   static let parseLimit = 1 << 20
 
   /// The text to log for `body`, or `nil` when there is none. A streamed body is described, never read.
-  func text(for body: HTTPBody?, contentType: String?) -> String? {
+  func text(for body: BodyStream?, contentType: String?) -> String? {
     guard let body else { return nil }
     guard let data = body.bufferedData else { return Self.streamDescription(body) }
     return data.isEmpty ? nil : text(for: data, contentType: contentType)
   }
 
   /// `<stream, N bytes>` when the length is known, else `<stream>`.
-  static func streamDescription(_ body: HTTPBody) -> String {
+  static func streamDescription(_ body: BodyStream) -> String {
     if let length = body.length { return "<stream, \(length) bytes>" }
     return "<stream>"
   }

@@ -13,9 +13,9 @@ struct LogRequestLine: Sendable {
 extension LoggingInterceptor {
   func logRequest(
     _ request: HTTPRequest,
-    body: HTTPBody?,
+    body: BodyStream?,
     line: LogRequestLine,
-    context: RequestContext,
+    context: CallContext,
     logger: Logger
   ) {
     logger.log(
@@ -39,10 +39,10 @@ extension LoggingInterceptor {
 
   func logResponse(
     _ response: HTTPResponse,
-    body: HTTPBody,
+    body: BodyStream,
     line: LogRequestLine,
     milliseconds: Int,
-    context: RequestContext,
+    context: CallContext,
     logger: Logger
   ) {
     let status = "\(response.status.code) \(response.status.phrase)"
@@ -87,7 +87,7 @@ extension LoggingInterceptor {
   }
 
   /// The body the logged cURL command shows: buffered bodies within the limit, when the endpoint allows it.
-  private func curlBody(_ body: HTTPBody?, context: RequestContext) -> CURLRendering.Body {
+  private func curlBody(_ body: BodyStream?, context: CallContext) -> CURLRendering.Body {
     guard let body else { return .none }
     guard context[LoggedBodiesKey.self] else {
       return body.bufferedData?.isEmpty == true ? .none : .omitted("<not logged for this endpoint>")
@@ -98,13 +98,13 @@ extension LoggingInterceptor {
   }
 
   /// The size of a body when known: its bytes when buffered, its declared length when streamed.
-  static func byteCount(of body: HTTPBody) -> Int64? {
+  static func byteCount(of body: BodyStream) -> Int64? {
     if let data = body.bufferedData { return Int64(data.count) }
     return body.length
   }
 
   /// ` (N bytes)` for a buffered body; a streamed body's description already says its size.
-  private static func size(of body: HTTPBody?) -> String {
+  private static func size(of body: BodyStream?) -> String {
     guard let data = body?.bufferedData else { return "" }
     return " (\(data.count) bytes)"
   }

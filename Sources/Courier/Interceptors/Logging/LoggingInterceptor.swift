@@ -110,10 +110,10 @@ public struct LoggingInterceptor: Interceptor {
   /// Logs the request, hands it on, and logs the response or the failure.
   public func intercept(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     next: Next
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     guard context[LoggedKey.self] else { return try await next(request, body, context) }
     guard logsSuccess else {
       // Nothing to write unless the call fails: no metadata, request line or timing work on the way.
@@ -156,7 +156,7 @@ public struct LoggingInterceptor: Interceptor {
   }
 
   /// ``logger`` with the call's ID and attempt as metadata.
-  private func callLogger(for context: RequestContext) -> Logger {
+  private func callLogger(for context: CallContext) -> Logger {
     var logger = self.logger
     logger[metadataKey: "callID"] = "\(context.callID)"
     logger[metadataKey: "attempt"] = "\(context.attempt)"

@@ -1,15 +1,15 @@
 import Foundation
 
-extension HTTPBody {
+extension BodyStream {
   /// A body streamed from a file a chunk at a time, with its length known up front, so transports send
   /// `Content-Length` and the file never sits in memory. Every iteration reopens the file, so the request can be
   /// retried.
   ///
   /// - Throws: ``CourierError/Kind-swift.struct/invalidRequest`` when the file is missing or unreadable, before
   ///   anything is sent.
-  public static func file(at url: URL, chunkSize: Int = 256 * 1024) throws -> HTTPBody {
+  public static func file(at url: URL, chunkSize: Int = 256 * 1024) throws -> BodyStream {
     let size = try FileChunks.size(of: url)
-    var body = HTTPBody(
+    var body = BodyStream(
       FileChunks(url: url, expectedSize: size, chunkSize: chunkSize), length: size, isRepeatable: true)
     body.file = url
     body.segments = [.file(url, size: size)]

@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// The result of a successful call: the decoded value, the raw body bytes, the response head and the request
 /// that was sent.
-public struct Response<Value: Sendable>: Sendable {
+public struct APIResponse<Value: Sendable>: Sendable {
   /// The decoded body.
   public var value: Value
   /// The raw body bytes, as received; empty for a ``StreamedResponse``, whose bytes are read from its ``body``.
@@ -43,8 +43,8 @@ public struct Response<Value: Sendable>: Sendable {
   public var url: URL? { request.url }
 
   /// The same response with its value transformed.
-  public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
-    Response<T>(
+  public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> APIResponse<T> {
+    APIResponse<T>(
       value: try transform(value), data: data, response: response, request: request, cacheStatus: cacheStatus,
       redirects: redirects)
   }

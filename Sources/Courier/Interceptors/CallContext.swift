@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// What interceptors know about a call besides the request itself: the endpoint's attributes, the timeout, the
 /// attempt number and where to report events.
-public struct RequestContext: Sendable {
+public struct CallContext: Sendable {
   /// The endpoint's per-call settings; read one with `context[SomeKey.self]`.
   package var attributes: Attributes
   /// How long the call may take, in seconds: the endpoint's timeout, else the client's.

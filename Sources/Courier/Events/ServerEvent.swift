@@ -8,7 +8,7 @@ import Foundation
 ///   print(event.event, event.data)
 /// }
 /// ```
-public struct ServerSentEvent: Sendable, Hashable {
+public struct ServerEvent: Sendable, Hashable {
   /// The last event ID the stream had set when this event was dispatched (an `id:` field of this event or an
   /// earlier one); empty when none was set. A reconnection sends it as `Last-Event-ID`.
   public var id: String

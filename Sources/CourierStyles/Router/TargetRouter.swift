@@ -19,7 +19,7 @@ import Foundation
 ///
 /// A cancelled call fails with a `CourierError` whose `CourierError.isCancellation` is true. Cancelling the
 /// task that awaits a call cancels it too.
-public final class Router<API: EndpointConvertible>: Sendable {
+public final class TargetRouter<API: EndpointConvertible>: Sendable {
   /// The client calls go through; its base URL (or environment) is used unless the API names one.
   public let client: APIClient
   private let inFlight = TaskRegistry<UUID>()
@@ -35,7 +35,7 @@ public final class Router<API: EndpointConvertible>: Sendable {
   public func send<Value: Decodable & Sendable>(
     _ target: API,
     as type: Value.Type = Value.self
-  ) async throws -> Response<Value> {
+  ) async throws -> APIResponse<Value> {
     try await send(target.endpoint(as: type), key: UUID())
   }
 
@@ -84,7 +84,7 @@ public final class Router<API: EndpointConvertible>: Sendable {
 
   /// Sends `endpoint` in a task registered under `key`, so that ``cancelAll()`` reaches it; cancelling the calling
   /// task cancels it too.
-  func send<Value>(_ endpoint: Endpoint<Value>, key: UUID) async throws -> Response<Value> {
+  func send<Value>(_ endpoint: Endpoint<Value>, key: UUID) async throws -> APIResponse<Value> {
     let call = start(endpoint, key: key)
     return try await withTaskCancellationHandler {
       await call.value
@@ -97,7 +97,7 @@ public final class Router<API: EndpointConvertible>: Sendable {
   private func start<Value>(
     _ endpoint: Endpoint<Value>,
     key: UUID
-  ) -> Task<Result<Response<Value>, CourierError>, Never> {
+  ) -> Task<Result<APIResponse<Value>, CourierError>, Never> {
     let client = client
     return inFlight.start(under: key) {
       do {

@@ -10,7 +10,7 @@ import Foundation
 /// let small = HTTPBody(Data("hello".utf8))
 /// let streamed = HTTPBody(chunks, length: fileSize)
 /// ```
-public struct HTTPBody: Sendable {
+public struct BodyStream: Sendable {
   enum Storage: Sendable {
     case buffer(Data)
     case stream(@Sendable () -> ChunkIterator)
@@ -96,7 +96,7 @@ public struct HTTPBody: Sendable {
   }
 }
 
-extension HTTPBody: AsyncSequence {
+extension BodyStream: AsyncSequence {
   /// A chunk of bytes.
   public typealias Element = Data
 
@@ -142,7 +142,7 @@ extension HTTPBody: AsyncSequence {
   }
 }
 
-extension HTTPBody {
+extension BodyStream {
   /// For a transport that sends the body's ``segments`` rather than its chunks: starts an attempt of the body's
   /// upload progress and returns what to call with the size of each piece sent, or `nil` when nobody watches.
   package func startReporting() -> (@Sendable (Int) -> Void)? {
@@ -153,14 +153,14 @@ extension HTTPBody {
 
   /// The same body, reporting the bytes taken from it to `reporter`.
   /// This body, touching `activity` as each chunk arrives (for the idle timeout).
-  func touching(_ activity: Deadline.Activity) -> HTTPBody {
+  func touching(_ activity: Deadline.Activity) -> BodyStream {
     guard bufferedData == nil else { return self }
-    var copy = HTTPBody(TouchingChunks(base: self, activity: activity), length: length)
+    var copy = BodyStream(TouchingChunks(base: self, activity: activity), length: length)
     copy.progress = progress
     return copy
   }
 
-  func reporting(to reporter: ProgressReporter?) -> HTTPBody {
+  func reporting(to reporter: ProgressReporter?) -> BodyStream {
     var copy = self
     copy.progress = reporter
     return copy
@@ -179,11 +179,11 @@ final class ChunkIterator {
 /// The chunks of a body, touching an ``Deadline/Activity`` as each arrives.
 struct TouchingChunks: AsyncSequence, Sendable {
   typealias Element = Data
-  let base: HTTPBody
+  let base: BodyStream
   let activity: Deadline.Activity
 
   struct AsyncIterator: AsyncIteratorProtocol {
-    var base: HTTPBody.AsyncIterator
+    var base: BodyStream.AsyncIterator
     let activity: Deadline.Activity
 
     mutating func next() async throws -> Data? {

@@ -5,20 +5,20 @@ import HTTPTypes
 /// pulls from.
 ///
 /// The request is sent by the first `next()`. Dropping the iterator closes the connection.
-struct ServerSentEventSequence<Element: Sendable>: AsyncSequence, Sendable {
+struct ServerEventSequence<Element: Sendable>: AsyncSequence, Sendable {
   /// Opens the stream, with the last event ID to resume after (empty on the first connection).
   typealias Open = @Sendable (_ lastEventID: String) async throws -> StreamedResponse
   /// Turns a parsed event into an element; `nil` skips it.
-  typealias Transform = @Sendable (_ event: ServerSentEvent, _ line: Int) throws -> Element?
+  typealias Transform = @Sendable (_ event: ServerEvent, _ line: Int) throws -> Element?
 
   let open: Open
   let transform: Transform
   let reconnection: EventStreamReconnection
 
   struct AsyncIterator: AsyncIteratorProtocol {
-    let sequence: ServerSentEventSequence
+    let sequence: ServerEventSequence
     var parser = EventStreamParser()
-    var body: HTTPBody.AsyncIterator?
+    var body: BodyStream.AsyncIterator?
     var pending: [EventStreamParser.Parsed] = []
     var hasConnected = false
     var reconnectionsSinceEvent = 0

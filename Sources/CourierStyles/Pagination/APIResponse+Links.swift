@@ -2,7 +2,7 @@ import Courier
 import Foundation
 import HTTPTypes
 
-extension Response {
+extension APIResponse {
   /// The links of every `Link` header field of the response (RFC 8288), in order.
   ///
   /// ```swift
