@@ -13,8 +13,8 @@
 /// }
 ///
 /// struct PriorityHeader: Interceptor {
-///   func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next) async throws
-///     -> (HTTPResponse, HTTPBody)
+///   func intercept(_ request: HTTPRequest, body: BodyStream?, context: CallContext, next: Next) async throws
+///     -> (HTTPResponse, BodyStream)
 ///   {
 ///     var request = request
 ///     request.headerFields[.init("X-Priority")!] = "\(context[Priority.self])"

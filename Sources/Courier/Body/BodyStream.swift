@@ -7,8 +7,8 @@ import Foundation
 /// ``collect(upTo:)``.
 ///
 /// ```swift
-/// let small = HTTPBody(Data("hello".utf8))
-/// let streamed = HTTPBody(chunks, length: fileSize)
+/// let small = BodyStream(Data("hello".utf8))
+/// let streamed = BodyStream(chunks, length: fileSize)
 /// ```
 public struct BodyStream: Sendable {
   enum Storage: Sendable {

@@ -21,8 +21,8 @@ import HTTPTypes
 ///
 /// ```swift
 /// struct RequestID: Interceptor {
-///   func intercept(_ request: HTTPRequest, body: HTTPBody?, context: RequestContext, next: Next) async throws
-///     -> (HTTPResponse, HTTPBody)
+///   func intercept(_ request: HTTPRequest, body: BodyStream?, context: CallContext, next: Next) async throws
+///     -> (HTTPResponse, BodyStream)
 ///   {
 ///     var request = request
 ///     request.headerFields[.init("X-Request-ID")!] = UUID().uuidString

@@ -12,10 +12,10 @@ import HTTPTypes
 ///
 /// ```swift
 /// struct EchoTransport: HTTPTransport {
-///   func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws
-///     -> (HTTPResponse, HTTPBody)
+///   func send(_ request: HTTPRequest, body: BodyStream?, options: TransportOptions) async throws
+///     -> (HTTPResponse, BodyStream)
 ///   {
-///     (HTTPResponse(status: .ok), body ?? HTTPBody())
+///     (HTTPResponse(status: .ok), body ?? BodyStream())
 ///   }
 /// }
 /// ```

@@ -5,7 +5,7 @@ import Foundation
 /// its ``CallHandle``, or all at once.
 ///
 /// ```swift
-/// let router = Router<BlogAPI>(client: APIClient(environment: environments))
+/// let router = TargetRouter<BlogAPI>(client: APIClient(environment: environments))
 /// let posts = try await router.request(.posts(page: 1), as: [Post].self)
 ///
 /// let call = router.request(.create(draft), as: Post.self) { result in  // on the main actor

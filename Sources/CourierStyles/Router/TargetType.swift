@@ -17,7 +17,7 @@ import Courier
 ///     }
 ///   }
 /// }
-/// let posts = try await Router<BlogAPI>(client: client).request(.posts(page: 1), as: [Post].self)
+/// let posts = try await TargetRouter<BlogAPI>(client: client).request(.posts(page: 1), as: [Post].self)
 /// ```
 public protocol TargetType: EndpointConvertible {
   /// Typed body and URL parameters and extra headers; ``EndpointTask/request`` (nothing) by default. Applied after
