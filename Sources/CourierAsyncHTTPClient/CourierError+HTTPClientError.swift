@@ -27,28 +27,19 @@ extension CourierError {
     let kind = Self.kind(of: error) ?? .transport
     var detail = kind == .cancelled ? "The request was cancelled" : "AsyncHTTPClient failed: \(error)"
     if kind == .tls {
-      let host = request?.authority ?? "the server"
+      let host = TLSFailure.host(of: request)
       detail = "The secure connection to \(host) failed: \(Self.failedCheck(error, host: host)) (\(error))"
     }
     self.init(kind, detail, request: request, underlyingError: error)
   }
 
-  /// Which check of the TLS handshake `error` reports, in words.
+  /// Which check of the TLS handshake `error` reports, in the words every transport uses (see `TLSFailure`).
+  ///
+  /// SwiftNIO SSL reports every failed chain verification as `CERTIFICATE_VERIFY_FAILED`, without saying whether
+  /// the root was unknown, the certificate self-signed, expired or not yet valid: the words list all four then.
   static func failedCheck(_ error: any Error, host: String) -> String {
     if let check = networkFrameworkFailure(in: error)?.failedCheck(host: host) { return check }
-    let text = String(reflecting: error)
-    if text.contains("failedToValidateHostname") || text.contains("HOSTNAME_MISMATCH") {
-      return "its certificate is not valid for \(host)"
-    }
-    if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate verify failed") {
-      return "its certificate was not trusted (issued by an untrusted root, expired, or not yet valid)"
-    }
-    if text.contains("WRONG_VERSION_NUMBER") || text.contains("PACKET_LENGTH_TOO_LONG")
-      || text.contains("HTTP_REQUEST")
-    {
-      return "it does not speak TLS on this port"
-    }
-    return "the TLS handshake failed"
+    return (TLSFailure(message: String(reflecting: error)) ?? .handshake).words(host: host)
   }
 
   /// The kind of `error`, or `nil` when it is none Courier knows.

@@ -57,21 +57,18 @@ struct NetworkFrameworkFailure: Equatable, Sendable {
   /// Which check of the TLS handshake failed, in words, for a TLS failure.
   func failedCheck(host: String) -> String? {
     guard domain == .tls, kind == .tls else { return nil }
+    let failure: TLSFailure
     switch code {
-    case Self.chainInvalid, Self.badCertificate, Self.unknownRoot, Self.noRoot, Self.notTrusted:
-      return "its certificate was not trusted (issued by an untrusted root, expired, or not yet valid)"
-    case Self.expired, Self.notYetValid, Self.peerCertificateExpired, Self.certificateExpired,
-      Self.certificateNotValidYet:
-      return "its certificate has expired or is not yet valid"
-    case Self.sslHostNameMismatch, Self.hostNameMismatch:
-      return "its certificate is not valid for \(host)"
-    case Self.protocolError, Self.peerProtocolVersion:
-      return "it does not speak a TLS version this client accepts on this port"
-    case Self.clientCertificateRequested, Self.certificateRequired:
-      return "it asks for a client certificate"
-    default:
-      return "the TLS handshake failed (OSStatus \(code))"
+    case Self.unknownRoot, Self.noRoot: failure = .unknownRoot
+    case Self.chainInvalid, Self.badCertificate, Self.notTrusted: failure = .untrusted
+    case Self.expired, Self.peerCertificateExpired, Self.certificateExpired: failure = .expired
+    case Self.notYetValid, Self.certificateNotValidYet: failure = .notYetValid
+    case Self.sslHostNameMismatch, Self.hostNameMismatch: failure = .wrongHost
+    case Self.protocolError, Self.peerProtocolVersion: failure = .protocolVersion
+    case Self.clientCertificateRequested, Self.certificateRequired: failure = .clientCertificate
+    default: return "\(TLSFailure.handshake.words(host: host)) (OSStatus \(code))"
     }
+    return failure.words(host: host)
   }
 
   // `<dns_sd.h>`

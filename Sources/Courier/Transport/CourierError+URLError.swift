@@ -21,6 +21,13 @@ extension CourierError {
       self.init(.transport, "The transport failed: \(error)", request: request, underlyingError: error)
       return
     }
+    let description = urlError.localizedDescription
+    let reported = "URLSession failed: \(description) (code \(urlError.code.rawValue))"
+    if let failure = TLSFailure(code: urlError.code, message: description) {
+      let detail = failure.detail(host: TLSFailure.host(of: request), reported: reported)
+      self.init(.tls, detail, request: request, underlyingError: urlError)
+      return
+    }
     let kind: Kind
     switch urlError.code {
     case .cancelled, .userCancelledAuthentication:
@@ -32,29 +39,18 @@ extension CourierError {
       kind = .noConnection
     case .networkConnectionLost:
       kind = .connectionLost
-    case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-      .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-      .clientCertificateRequired:
-      kind = .tls
     case .badURL, .unsupportedURL:
       kind = .invalidURL
-    case .unknown where Self.isTLSFailure(urlError.localizedDescription):
-      kind = .tls
-    case .unknown where Self.isCutShort(urlError.localizedDescription):
+    case .unknown where Self.isCutShort(description):
       kind = .connectionLost
-    case .unknown where Self.isConnectFailure(urlError.localizedDescription):
+    case .unknown where Self.isConnectFailure(description):
       kind = .noConnection
     default:
       kind = .transport
     }
-    self.init(
-      kind, "URLSession failed: \(urlError.localizedDescription) (code \(urlError.code.rawValue))",
-      request: request, underlyingError: urlError)
+    self.init(kind, reported, request: request, underlyingError: urlError)
   }
 
-  /// Whether an unclassified URLSession error is a failed TLS handshake: FoundationNetworking reports libcurl's TLS
-  /// errors as `URLError.unknown` with OpenSSL's message (`OpenSSL/3.0: error:0A00010B:SSL routines::wrong version
-  /// number`).
   /// libcurl's words for a body cut short (a `Content-Length` not reached, a chunked body without its last chunk)
   /// or a request it could not send again on a new connection, which FoundationNetworking reports as unknown errors.
   static func isCutShort(_ description: String) -> Bool {
@@ -67,9 +63,5 @@ extension CourierError {
   static func isConnectFailure(_ description: String) -> Bool {
     description.contains("Couldn't connect to server") || description.hasPrefix("Failed to connect")
       || description.contains("Could not resolve")
-  }
-
-  static func isTLSFailure(_ description: String) -> Bool {
-    description.contains("SSL routines") || description.hasPrefix("OpenSSL") || description.contains("TLS")
   }
 }

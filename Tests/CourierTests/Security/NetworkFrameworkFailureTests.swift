@@ -49,11 +49,17 @@ import Darwin
       #expect(kind(.tls, code) == .tls)
       #expect(check(code)?.contains("not trusted") == true, "OSStatus \(code)")
     }
-    // errSSLCertExpired, errSSLCertNotYetValid, errSSLPeerCertExpired, errSecCertificateExpired
-    for code: Int32 in [-9814, -9815, -9828, -67818] {
+    // errSSLCertExpired, errSSLPeerCertExpired, errSecCertificateExpired
+    for code: Int32 in [-9814, -9828, -67818] {
       #expect(kind(.tls, code) == .tls)
-      #expect(check(code)?.contains("expired") == true, "OSStatus \(code)")
+      #expect(check(code) == "its certificate was not trusted (expired)", "OSStatus \(code)")
     }
+    // errSSLCertNotYetValid, errSecCertificateNotValidYet
+    for code: Int32 in [-9815, -67819] {
+      #expect(kind(.tls, code) == .tls)
+      #expect(check(code) == "its certificate was not trusted (not yet valid)", "OSStatus \(code)")
+    }
+    #expect(check(-9812) == "its certificate was not trusted (issued by an unknown root)")  // errSSLUnknownRootCert
     // errSSLHostNameMismatch, errSecHostNameMismatch
     for code: Int32 in [-9843, -67602] {
       #expect(check(code) == "its certificate is not valid for \(host)")
