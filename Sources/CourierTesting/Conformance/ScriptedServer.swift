@@ -89,6 +89,9 @@ public final class ScriptedServer: Sendable {
             }
           }
         }
+        // The listener closed (``stop()``): the connections it accepted until then were all handed over, so none is
+        // dropped unfinished; their scripts end now.
+        group.cancelAll()
       }
     }
     return ScriptedServer(port: port, listener: listener, serving: serving, log: log)
@@ -96,8 +99,9 @@ public final class ScriptedServer: Sendable {
 
   /// Closes the listener and every open connection, and cancels the scripts still running.
   public func stop() async {
+    // The accept loop is not cancelled but ends with the listener, so that a connection accepted as it closes still
+    // reaches a script (which finishes it) rather than being dropped.
     try? await listener.close()
-    serving.cancel()
     await serving.value
   }
 }

@@ -16,10 +16,10 @@ import Foundation
 /// ```
 public enum TransportConformance {
   /// Every case, grouped by topic: redirects, deadlines, authentication challenges, failed and broken connections,
-  /// message framing, request validation, cookies, start callbacks and streaming.
+  /// message framing, request validation, cookies, start callbacks, streaming, and certificates that fail a check.
   public static var cases: [TransportConformanceCase] {
     redirectCases + deadlineCases + challengeCases + connectionCases + framingCases + requestCases + cookieCases
-      + startCases + streamingCases
+      + startCases + streamingCases + tlsCases
   }
 
   /// The cases that need no answer from a server (requests refused before they are sent): run them over a transport
@@ -42,7 +42,44 @@ public enum TransportConformance {
     over transport: any HTTPTransport,
     timingSlack: Duration = .milliseconds(100)
   ) async throws {
-    let run = ConformanceRun(transport: transport, slack: timingSlack)
+    try await check(conformanceCase, over: transport, trusting: nil, timingSlack: timingSlack)
+  }
+
+  /// Runs `conformanceCase` over `transport` like ``check(_:over:timingSlack:)``, with a way to make a transport of
+  /// the same kind that trusts custom roots, for the cases that check a certificate's name and dates.
+  ///
+  /// Those checks come only after the server's chain is trusted, so the cases make a root, ask
+  /// `makeTransport` for a transport that trusts it, and present certificates it issued for another host or already
+  /// expired. When `makeTransport` throws a ``CourierError/Kind-swift.struct/tls`` error (the transport cannot trust
+  /// custom roots, as `URLSessionTransport` on Linux), the cases check that the unknown root is reported instead.
+  ///
+  /// ```swift
+  /// try await TransportConformance.check(conformanceCase, over: MyTransport()) { policy in
+  ///   try MyTransport(serverTrust: policy)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - conformanceCase: The case to run, one of ``cases``.
+  ///   - transport: The transport under test.
+  ///   - timingSlack: How late a timed event may come (see ``check(_:over:timingSlack:)``).
+  ///   - makeTransport: Makes a transport like `transport` that trusts a policy's roots.
+  public static func check(
+    _ conformanceCase: TransportConformanceCase,
+    over transport: any HTTPTransport,
+    timingSlack: Duration = .milliseconds(100),
+    trustingCustomRoots makeTransport: @escaping @Sendable (ServerTrustPolicy) async throws -> any HTTPTransport
+  ) async throws {
+    try await check(conformanceCase, over: transport, trusting: makeTransport, timingSlack: timingSlack)
+  }
+
+  private static func check(
+    _ conformanceCase: TransportConformanceCase,
+    over transport: any HTTPTransport,
+    trusting makeTransport: (@Sendable (ServerTrustPolicy) async throws -> any HTTPTransport)?,
+    timingSlack: Duration
+  ) async throws {
+    let run = ConformanceRun(transport: transport, slack: timingSlack, trusting: makeTransport)
     let limit = conformanceCase.timeLimit + timingSlack * 4
     do {
       try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -116,9 +153,15 @@ final class ConformanceRun: Sendable {
   let transport: any HTTPTransport
   let slack: Double
   private let servers = Synchronized<[ScriptedServer]>([])
+  private let tlsServers = Synchronized<[TLSServer]>([])
+  private let makeTrustingTransport: (@Sendable (ServerTrustPolicy) async throws -> any HTTPTransport)?
 
-  init(transport: any HTTPTransport, slack: Duration) {
+  init(
+    transport: any HTTPTransport, slack: Duration,
+    trusting makeTransport: (@Sendable (ServerTrustPolicy) async throws -> any HTTPTransport)? = nil
+  ) {
     self.transport = transport
+    self.makeTrustingTransport = makeTransport
     self.slack = Double(slack.components.seconds) + Double(slack.components.attoseconds) / 1e18
   }
 
@@ -138,8 +181,27 @@ final class ConformanceRun: Sendable {
     }
   }
 
+  /// Starts a TLS server presenting `issued` that the run stops when the case ends.
+  func tlsServer(_ issued: TestAuthority.Issued) async throws -> TLSServer {
+    let server = try await TLSServer(issued)
+    tlsServers.withLock { $0.append(server) }
+    return server
+  }
+
+  /// A transport like the one under test that trusts `authority`'s root alone, or `nil` when the run has no way to
+  /// make one or the transport refuses custom roots.
+  func transport(trusting authority: TestAuthority) async throws -> (any HTTPTransport)? {
+    guard let makeTrustingTransport else { return nil }
+    do {
+      return try await makeTrustingTransport(ServerTrustPolicy.roots(pem: authority.pem))
+    } catch let error as CourierError where error.kind == .tls {
+      return nil
+    }
+  }
+
   func stopServers() async {
     for server in servers.withLock({ $0 }) { await server.stop() }
+    for server in tlsServers.withLock({ $0 }) { await server.stop() }
   }
 
   /// A client of `server` over the transport under test.

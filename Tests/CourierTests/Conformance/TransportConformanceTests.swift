@@ -24,7 +24,9 @@ import Testing
         }
         return
       }
-      try await TransportConformance.check(conformanceCase, over: transport, timingSlack: Self.slack)
+      try await TransportConformance.check(conformanceCase, over: transport, timingSlack: Self.slack) { policy in
+        try kind.makeTransport(trusting: policy)
+      }
     }
   }
 
@@ -38,7 +40,10 @@ import Testing
   func asyncHTTPClientConformsWhenItReportsTheRequestSent(_ conformanceCase: TransportConformanceCase) async throws {
     try await withTransport(.asyncHTTPClient) { transport in
       try await TransportConformance.check(
-        conformanceCase, over: ReportingRequestSent(transport), timingSlack: Self.slack)
+        conformanceCase, over: ReportingRequestSent(transport), timingSlack: Self.slack
+      ) { policy in
+        ReportingRequestSent(try TransportKind.asyncHTTPClient.makeTransport(trusting: policy))
+      }
     }
   }
 

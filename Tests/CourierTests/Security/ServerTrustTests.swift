@@ -9,8 +9,9 @@ import Testing
 import X509
 
 /// Server trust over TLS, against a TLS server on 127.0.0.1 in the test process whose certificates are made at test
-/// time (``TestAuthority``, ``TLSServer``): custom roots, an unknown root, an expired certificate, a certificate for another host, public-key pins
-/// (over URLSession on Apple platforms), and policies a transport cannot enforce, refused at creation.
+/// time (`TestAuthority`, `TLSServer`): custom roots, an unknown root, an expired certificate, a certificate for
+/// another host, public-key pins (over URLSession on Apple platforms), and policies a transport cannot enforce,
+/// refused at creation.
 @Suite(.timeLimit(.minutes(1))) struct ServerTrustTests {
   /// Sends `GET /hello` over an AsyncHTTPClient transport that trusts by `policy`.
   static func get(_ url: URL, trusting policy: ServerTrustPolicy) async throws -> String {
