@@ -58,7 +58,9 @@ extension APIClient {
     let isFirst = context.events.countAttempt(bytes: body?.length ?? 0)
     let upload = context[TransferReportersKey.self]?.upload
     var options = TransportOptions(timeout: context.timeout, attributes: context.attributes)
-    let body = upload.flatMap { body?.reporting(to: $0) } ?? body
+    // Every transport gets a streamed body that is refused when its bytes disagree with its declared length.
+    let checked = body?.checkingDeclaredLength()
+    let body = upload.flatMap { checked?.reporting(to: $0) } ?? checked
     let onStart = isFirst ? context[TransportStartKey.self] : nil
     let (response, responseBody): (HTTPResponse, HTTPBody)
     if onStart != nil || (isFirst && context.events.handler != nil) {
