@@ -31,10 +31,10 @@ extension APIClient {
   /// Hands one request to `transport`, telling the call's exchange observers (tracing) about it.
   private static func send(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     over transport: any HTTPTransport
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     let observers = context[ExchangeObserversKey.self]
     guard !observers.isEmpty else { return try await exchange(request, body: body, context: context, over: transport) }
     var request = request
@@ -51,10 +51,10 @@ extension APIClient {
 
   private static func exchange(
     _ request: HTTPRequest,
-    body: HTTPBody?,
-    context: RequestContext,
+    body: BodyStream?,
+    context: CallContext,
     over transport: any HTTPTransport
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     let isFirst = context.events.countAttempt(bytes: body?.length ?? 0)
     let upload = context[TransferReportersKey.self]?.upload
     var options = TransportOptions(timeout: context.timeout, attributes: context.attributes)
@@ -62,7 +62,7 @@ extension APIClient {
     let checked = body?.checkingDeclaredLength()
     let body = upload.flatMap { checked?.reporting(to: $0) } ?? checked
     let onStart = isFirst ? context[TransportStartKey.self] : nil
-    let (response, responseBody): (HTTPResponse, HTTPBody)
+    let (response, responseBody): (HTTPResponse, BodyStream)
     if onStart != nil || (isFirst && context.events.handler != nil) {
       let sent = SentSignal()
       options.requestSent = { sent.fire() }

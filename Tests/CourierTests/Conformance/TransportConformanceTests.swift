@@ -61,8 +61,9 @@ struct ReportingRequestSent: HTTPTransport {
 
   var supportedContentEncodings: [String] { base.supportedContentEncodings }
 
-  func send(_ request: HTTPRequest, body: HTTPBody?, options: TransportOptions) async throws -> (HTTPResponse, HTTPBody)
-  {
+  func send(
+    _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
+  ) async throws -> (HTTPResponse, BodyStream) {
     var options = options
     if options.requestSent == nil { options.requestSent = {} }
     return try await base.send(request, body: body, options: options)
