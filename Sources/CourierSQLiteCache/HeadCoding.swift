@@ -45,7 +45,9 @@ enum HeadCoding {
     bytes.append(0)
     for field in entry.response.headerFields {
       append(field.name.rawName)
-      append(field.value)
+      // The value's bytes as the server sent them: obs-text (0x80-0xFF) is not always UTF-8.
+      field.withUnsafeBytesOfValue { value in bytes += value.lazy.map { $0 == 0 ? UInt8(ascii: " ") : $0 } }
+      bytes.append(0)
     }
     return Data(bytes)
   }
@@ -68,7 +70,7 @@ enum HeadCoding {
       }
       var fields: [HTTPField] = []
       while !reader.isAtEnd {
-        guard let name = reader.name(), let value = reader.string() else { return nil }
+        guard let name = reader.name(), let value = reader.text() else { return nil }
         if let name { fields.append(HTTPField(name: name, value: value)) }
       }
       return Head(

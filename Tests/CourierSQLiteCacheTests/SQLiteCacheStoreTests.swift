@@ -344,3 +344,20 @@ struct UncheckedBox<T>: @unchecked Sendable {
     }
   }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct SQLiteCacheObsTextTests {
+  @Test func fieldValuesKeepTheirBytesObsTextIncluded() async throws {
+    let url = temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let etag: [UInt8] = [0x22, 0x61, 0xFC, 0x80, 0xFF, 0x22]
+    var entry = cached("https://a.test/o", bytes: 10)
+    entry.response.headerFields[.eTag] = nil
+    entry.response.headerFields.append(HTTPField(name: .eTag, value: etag))
+    let store = try SQLiteCacheStore(url: url)
+    try await store.store(entry)
+    let read = try #require(try await store.entries(for: "https://a.test/o").first)
+    let field = try #require(read.response.headerFields.first { $0.name == .eTag })
+    #expect(field.withUnsafeBytesOfValue { Array($0) } == etag)
+    #expect(read.response.headerFields[.cacheControl] == "max-age=600")
+  }
+}

@@ -5,14 +5,15 @@ import HTTPTypes
 ///
 /// - One byte range is answered from a stored complete 200, or from stored parts that hold it, as a 206 with its
 ///   `Content-Range`, when the stored response may be served without contacting the origin.
-/// - Otherwise the request goes to the origin. A 206 that answers it is stored as a part when it has a strong
-///   `ETag` and one `Content-Range`; parts with the same strong validator are combined, and once they cover the whole
-///   representation they become a complete 200. A 206 with the validator of a stored complete response refreshes
+/// - Otherwise the request goes to the origin. A 206 that answers it is stored as a part when it has one
+///   `Content-Range` and a body of that length. Parts with the same strong `ETag` are combined, and once they cover
+///   the whole representation they become a complete 200; a part without a strong validator is stored alone,
+///   replacing the parts held, and serves the ranges inside it. A 206 with the validator of a stored complete response refreshes
 ///   its head. A 200 is stored as usual.
 /// - Several ranges, another unit, `If-Range`, conditional requests and encoded bodies are forwarded, and what
 ///   answers them is passed on without being stored as a part. A stored part is never served as a complete response.
 extension CacheCall {
-  func runRange(policy: CachePolicy) async throws -> (HTTPResponse, HTTPBody) {
+  func runRange(policy: CachePolicy) async throws -> (HTTPResponse, BodyStream) {
     let requestControl = Self.requestControl(request)
     let fields = request.headerFields
     let conditional = fields[.ifNoneMatch] != nil || fields[.ifModifiedSince] != nil || fields[.ifRange] != nil
@@ -46,7 +47,7 @@ extension CacheCall {
     _ wanted: ByteRangeRequest,
     requestControl: CacheControl,
     anyAge: Bool
-  ) async -> (HTTPResponse, HTTPBody)? {
+  ) async -> (HTTPResponse, BodyStream)? {
     func usable(_ entry: CachedResponse) -> Freshness? {
       let control = CacheControl(entry.response.headerFields)
       let freshness = Freshness(entry, control: control, now: now)
@@ -79,38 +80,39 @@ extension CacheCall {
     range: Range<Int>,
     completeLength: Int,
     freshness: Freshness
-  ) -> (HTTPResponse, HTTPBody) {
+  ) -> (HTTPResponse, BodyStream) {
     var (response, _) = serve(entry, status: freshness.isFresh ? .hit : .stale, age: freshness.age)
     response.status = .partialContent
     response.headerFields[StoredParts.fieldName] = nil
     response.headerFields[.contentRange] = ContentRange.field(range, completeLength: completeLength)
     response.headerFields[.contentLength] = String(bytes.count)
-    return (response, HTTPBody(bytes))
+    return (response, BodyStream(bytes))
   }
 
   /// Stores a 206 as a part, combining it with the parts already held, and hands it on marked as a miss.
   private func keepPart(
     _ response: HTTPResponse,
-    _ responseBody: HTTPBody,
+    _ responseBody: BodyStream,
     requestTime: Date
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     let marked = CacheStatus.miss.marking(response)
     guard let contentRange = ContentRange.part(response.headerFields[values: .contentRange]),
-      contentRange.completeLength <= cache.maxEntrySize,
-      let validator = Self.strongValidator(response), Self.isIdentityEncoded(response),
+      contentRange.completeLength <= cache.maxEntrySize, Self.isIdentityEncoded(response),
       let variant = Self.storableVariant(request: request, response: response, partial: true)
     else { return (marked, responseBody) }
     if let length = responseBody.length, length != contentRange.bytes.count {
       return (marked, responseBody)
     }
     let data = try await responseBody.collect(upTo: contentRange.bytes.count)
-    guard data.count == contentRange.bytes.count else { return (marked, HTTPBody(data)) }
+    guard data.count == contentRange.bytes.count else { return (marked, BodyStream(data)) }
     var head = response
     head.headerFields = Self.withoutHopByHop(response.headerFields)
     head.headerFields[.contentRange] = nil
     head.headerFields[.contentLength] = nil
     let responseTime = now
-    if var complete = await storedEntry(), complete.response.status.code == 200,
+    // Without a strong validator the part is stored alone, replacing any other: it is never combined (§3.4).
+    let validator = Self.strongValidator(response)
+    if let validator, var complete = await storedEntry(), complete.response.status.code == 200,
       Self.strongValidator(complete.response) == validator, complete.body.count == contentRange.completeLength,
       Self.holdsRepresentation(complete)
     {
@@ -119,11 +121,12 @@ extension CacheCall {
       complete.requestTime = requestTime
       complete.responseTime = responseTime
       try? await store.store(complete)
-      return (marked, HTTPBody(data))
+      return (marked, BodyStream(data))
     }
     let partialKey = CacheInterceptor.partialKey(for: request)
     var parts = StoredParts(completeLength: contentRange.completeLength, ranges: [], data: Data())
-    if let stored = await storedEntry(keys: [partialKey]), Self.strongValidator(stored.response) == validator,
+    if let validator, let stored = await storedEntry(keys: [partialKey]),
+      Self.strongValidator(stored.response) == validator,
       let held = StoredParts(field: stored.response.headerFields[StoredParts.fieldName], body: stored.body),
       held.completeLength == contentRange.completeLength
     {
@@ -145,7 +148,7 @@ extension CacheCall {
           key: partialKey, variant: variant, response: head, body: parts.data, requestTime: requestTime,
           responseTime: responseTime))
     }
-    return (marked, HTTPBody(data))
+    return (marked, BodyStream(data))
   }
 
   /// The response's `ETag` when it is strong (RFC 9110 §8.8.3): only parts with the same strong validator may be

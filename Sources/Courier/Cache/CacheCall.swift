@@ -5,14 +5,14 @@ import HTTPTypes
 struct CacheCall: Sendable {
   let cache: CacheInterceptor
   let request: HTTPRequest
-  let body: HTTPBody?
-  let context: RequestContext
+  let body: BodyStream?
+  let context: CallContext
   let next: InterceptorNext
 
   var store: any CacheStore { cache.store }
   var now: Date { cache.clock.now }
 
-  func run(policy: CachePolicy) async throws -> (HTTPResponse, HTTPBody) {
+  func run(policy: CachePolicy) async throws -> (HTTPResponse, BodyStream) {
     let requestControl = Self.requestControl(request)
     let conditional = request.headerFields[.ifNoneMatch] != nil || request.headerFields[.ifModifiedSince] != nil
     if policy == .reloadIgnoringCache || conditional || requestControl.noStore {
@@ -44,7 +44,7 @@ struct CacheCall: Sendable {
     _ entry: CachedResponse,
     requestControl: CacheControl,
     offlineFallback: Bool
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     let responseControl = CacheControl(entry.response.headerFields)
     let freshness = Freshness(entry, control: responseControl, now: now)
     let mayServeStale = !responseControl.mustRevalidate && !responseControl.noCache
@@ -65,7 +65,7 @@ struct CacheCall: Sendable {
     let errorWindow = responseControl.staleIfError ?? requestControl.staleIfError
     let fallback: CachedResponse? =
       mayServeStale && (offlineFallback || errorWindow.map { freshness.staleness <= $0 } == true) ? entry : nil
-    return try await revalidate(entry, fallback: fallback)
+    return try await revalidate(entry, fallback: fallback, whenUnreachable: mayServeStale ? entry : nil)
   }
 
   /// RFC 9111 §4.2 and §5.2.1: whether a response this fresh may be served without contacting the origin, given
@@ -94,20 +94,34 @@ struct CacheCall: Sendable {
   }
 
   /// Sends a conditional request; a 304 refreshes the stored head and serves the stored body.
-  private func revalidate(_ entry: CachedResponse, fallback: CachedResponse?) async throws -> (HTTPResponse, HTTPBody) {
+  ///
+  /// `fallback` is served stale when the origin fails (an error, a 500, 502, 503 or 504, a body cut short);
+  /// `whenUnreachable` only when the origin cannot be reached: the connection is refused or closed before a response
+  /// (RFC 9111 §4.2.4 lets a disconnected cache serve stale unless the response forbids it).
+  private func revalidate(
+    _ entry: CachedResponse,
+    fallback: CachedResponse?,
+    whenUnreachable: CachedResponse? = nil
+  ) async throws -> (HTTPResponse, BodyStream) {
     var conditional = request
-    if let etag = entry.response.headerFields[.eTag] { conditional.headerFields[.ifNoneMatch] = etag }
-    if let modified = entry.response.headerFields[.lastModified] {
-      conditional.headerFields[.ifModifiedSince] = modified
+    // The validators go back byte for byte as the server sent them, obs-text included.
+    for (stored, sent) in [(HTTPField.Name.eTag, HTTPField.Name.ifNoneMatch), (.lastModified, .ifModifiedSince)] {
+      guard var validator = entry.response.headerFields.first(where: { $0.name == stored }) else { continue }
+      validator.name = sent
+      conditional.headerFields[sent] = nil
+      conditional.headerFields.append(validator)
     }
     let sent = now
     let response: HTTPResponse
-    let responseBody: HTTPBody
+    let responseBody: BodyStream
     do {
       (response, responseBody) = try await next(conditional, body, context)
     } catch {
       let failure = CourierError(transportFailure: error, request: request)
       if let fallback, !failure.isCancellation, !Task.isCancelled { return serve(fallback, status: .stale) }
+      if let whenUnreachable, failure.kind == .noConnection || failure.kind == .connectionLost, !Task.isCancelled {
+        return serve(whenUnreachable, status: .stale)
+      }
       throw failure
     }
     if response.status.code == 304 {
@@ -126,7 +140,7 @@ struct CacheCall: Sendable {
       // With a stale fallback, the new body is read here, so that a connection dropped in its middle still serves
       // the stored response (RFC 5861 §4: an error is also a broken connection).
       let (fresh, freshBody) = try await keep(response, responseBody, requestTime: sent, storing: true)
-      return (fresh, HTTPBody(try await freshBody.collect()))
+      return (fresh, BodyStream(try await freshBody.collect()))
     } catch {
       let failure = CourierError(transportFailure: error, request: request)
       if failure.isCancellation || Task.isCancelled { throw failure }
@@ -134,7 +148,7 @@ struct CacheCall: Sendable {
     }
   }
 
-  private func load(storing: Bool) async throws -> (HTTPResponse, HTTPBody) {
+  private func load(storing: Bool) async throws -> (HTTPResponse, BodyStream) {
     let sent = now
     let (response, responseBody) = try await next(request, body, context)
     return try await keep(response, responseBody, requestTime: sent, storing: storing)
@@ -143,10 +157,10 @@ struct CacheCall: Sendable {
   /// Stores the response when RFC 9111 §3 allows it, and hands it on marked as a miss.
   func keep(
     _ response: HTTPResponse,
-    _ responseBody: HTTPBody,
+    _ responseBody: BodyStream,
     requestTime: Date,
     storing: Bool
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (HTTPResponse, BodyStream) {
     let marked = CacheStatus.miss.marking(response)
     guard storing, let variant = Self.storableVariant(request: request, response: response) else {
       return (marked, responseBody)
@@ -161,7 +175,7 @@ struct CacheCall: Sendable {
         requestTime: requestTime, responseTime: now)
       try? await store.store(entry)
     }
-    return (marked, HTTPBody(data))
+    return (marked, BodyStream(data))
   }
 
   /// The stored response that matches the request's `Vary` fields, under its key (or, for HEAD, GET's) or `keys`.
@@ -176,16 +190,16 @@ struct CacheCall: Sendable {
   }
 
   /// Hands on `entry` with an `Age` field; `age` when the caller has just computed it.
-  func serve(_ entry: CachedResponse, status: CacheStatus, age: TimeInterval? = nil) -> (HTTPResponse, HTTPBody) {
+  func serve(_ entry: CachedResponse, status: CacheStatus, age: TimeInterval? = nil) -> (HTTPResponse, BodyStream) {
     var response = status.marking(entry.response)
     let seconds = age ?? Freshness(entry, now: now).age
     let capped = seconds.isNaN ? 0 : min(max(seconds, 0), 2_147_483_648)  // RFC 9111 §1.2.2's cap
     response.headerFields[.age] = String(Int(capped))
-    return (response, request.method == .head ? HTTPBody() : HTTPBody(entry.body))
+    return (response, request.method == .head ? BodyStream() : BodyStream(entry.body))
   }
 
-  func gatewayTimeout() -> (HTTPResponse, HTTPBody) {
-    (CacheStatus.miss.marking(HTTPResponse(status: .gatewayTimeout)), HTTPBody())
+  func gatewayTimeout() -> (HTTPResponse, BodyStream) {
+    (CacheStatus.miss.marking(HTTPResponse(status: .gatewayTimeout)), BodyStream())
   }
 }
 
@@ -260,14 +274,25 @@ extension CacheCall {
       }
     }
     let value = members.joined(separator: ", ")
+    if name == .acceptLanguage, let languages = LanguagePreferences(value) { return languages.normalized }
     return caseInsensitiveVaryFields.contains(name) ? value.lowercased() : value
   }
 
   /// Whether `entry` was stored for a request with the same values of the headers its response varies on.
+  ///
+  /// `Accept-Language` also matches when the stored response's `Content-Language` is what the request prefers most:
+  /// the origin would choose the same language for it (RFC 9111 §4.1 allows matching by the field's semantics).
   static func matches(_ entry: CachedResponse, _ request: HTTPRequest) -> Bool {
     for name in varyNames(entry.response) {
       guard name != "*", let fieldName = HTTPField.Name(name) else { return false }
-      if varyValue(of: fieldName, in: request) != entry.variant[name] { return false }
+      let value = varyValue(of: fieldName, in: request)
+      if value == entry.variant[name] { continue }
+      if fieldName == .acceptLanguage, let value, let preferences = LanguagePreferences(value),
+        preferences.prefersMost(entry.response.headerFields[values: .contentLanguage])
+      {
+        continue
+      }
+      return false
     }
     return true
   }

@@ -1,7 +1,9 @@
 /// How a call uses the cache, set per client on ``CacheInterceptor`` and per endpoint with
 /// ``Endpoint/cachePolicy(_:)``.
 public enum CachePolicy: Sendable, Hashable {
-  /// Follow HTTP's rules (RFC 9111): serve fresh responses, revalidate stale ones, honour every directive.
+  /// Follow HTTP's rules (RFC 9111): serve fresh responses, revalidate stale ones, honour every directive. When the
+  /// origin cannot be reached (the connection is refused or closed before an answer), a stale response is served,
+  /// marked ``CacheStatus/stale``, unless it says `must-revalidate` or `no-cache` (RFC 9111 §4.2.4).
   case useProtocolRules
   /// Always load from the network, and store the result.
   case reloadIgnoringCache
@@ -22,7 +24,7 @@ public enum CacheStatus: String, Sendable, Hashable {
   case hit
   /// From the cache after the server confirmed it with `304 Not Modified`.
   case revalidated
-  /// From the cache although stale: allowed by `max-stale`, `stale-while-revalidate`, `stale-if-error`, or the
-  /// offline fallback.
+  /// From the cache although stale: allowed by `max-stale`, `stale-while-revalidate`, `stale-if-error`, the
+  /// offline fallback, or an origin that cannot be reached.
   case stale
 }

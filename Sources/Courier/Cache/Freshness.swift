@@ -29,7 +29,8 @@ struct Freshness: Sendable {
     age = Self.age(of: entry, date: date, now: now)
   }
 
-  /// max-age, else Expires − Date, else 10% of Date − Last-Modified for heuristically cacheable statuses (at most a day).
+  /// max-age, else Expires − Date, else 10% of Date − Last-Modified for heuristically cacheable statuses and `public`
+  /// responses (at most a day).
   static func lifetime(of response: HTTPResponse, receivedAt responseTime: Date) -> TimeInterval {
     let date = response.headerFields[.date].flatMap { HTTPDate.parse($0) } ?? responseTime
     return lifetime(of: response, control: CacheControl(response.headerFields), date: date)
@@ -40,11 +41,14 @@ struct Freshness: Sendable {
     if let maxAge = control.maxAge { return maxAge }
     let fields = response.headerFields
     if let expires = fields[.expires] {
-      // An invalid Expires, including a lenient form (a UTC zone, a one-digit day), means "already expired".
+      // An invalid Expires, including a lenient form (a UTC zone, a one-digit day), means "already expired"; names
+      // in another case and a weekday that does not match the date are accepted, as browsers do.
       guard let expiry = HTTPDate.parseStrict(expires) else { return 0 }
       return max(0, expiry.timeIntervalSince(date))
     }
-    if heuristicallyCacheable.contains(response.status.code),
+    // RFC 9111 §4.2.2: a heuristic lifetime for the statuses RFC 9110 calls heuristically cacheable, and for any
+    // status marked `public`.
+    if heuristicallyCacheable.contains(response.status.code) || control.isPublic,
       let modified = fields[.lastModified].flatMap({ HTTPDate.parse($0) })
     {
       return min(max(0, date.timeIntervalSince(modified) / 10), 86_400)

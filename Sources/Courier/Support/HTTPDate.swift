@@ -13,27 +13,41 @@ enum HTTPDate {
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
   ].map { Array($0.utf8) }
 
-  /// `text` as one of RFC 9110's three forms written exactly (IMF-fixdate, RFC 850, asctime: the given spacing and
-  /// case, `GMT`), for fields where a lenient form counts as invalid, such as `Expires` (RFC 9111 §5.3).
+  /// `text` as one of RFC 9110's three forms written exactly (IMF-fixdate, RFC 850, asctime: the given spacing,
+  /// digits and `GMT`), for fields where a lenient form counts as invalid, such as `Expires` (RFC 9111 §5.3). As
+  /// browsers do, names (weekday, month, `GMT`) may be in any case, and the weekday, which is redundant, is not
+  /// checked against the date: `Thu Aug  8 02:01:18 2050` is 8 August 2050, a Monday.
   static func parseStrict(_ text: String, now: Date = Date()) -> Date? {
     guard let date = parse(text, now: now) else { return nil }
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "GMT")!
-    let parts = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute, .second], from: date)
-    guard let weekday = parts.weekday, let day = parts.day, let month = parts.month, let year = parts.year,
-      let hour = parts.hour, let minute = parts.minute, let second = parts.second
-    else { return nil }
-    let short = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    let long = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    let seconds = Int(date.timeIntervalSince1970)
+    let days = (seconds >= 0 ? seconds : seconds - 86_399) / 86_400
+    let time = seconds - days * 86_400
+    let (year, month, day) = civil(fromDays: days)
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let time = "\(two(hour)):\(two(minute)):\(two(second))"
-    let forms = [
-      "\(short[weekday - 1]), \(two(day)) \(months[month - 1]) \(year) \(time) GMT",
-      "\(long[weekday - 1]), \(two(day))-\(months[month - 1])-\(two(year % 100)) \(time) GMT",
-      "\(short[weekday - 1]) \(months[month - 1]) \(day < 10 ? " \(day)" : "\(day)") \(time) \(year)",
+    let clock = "\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))"
+    let monthName = String(decoding: monthNames[month - 1], as: UTF8.self)
+    // Each form after its weekday, with the weekday names it takes.
+    let forms: [(weekdays: [[UInt8]], rest: String)] = [
+      (weekdayNames, ", \(two(day)) \(monthName) \(year) \(clock) GMT"),
+      (longWeekdayNames, ", \(two(day))-\(monthName)-\(two(year % 100)) \(clock) GMT"),
+      (weekdayNames, " \(monthName) \(day < 10 ? " \(day)" : "\(day)") \(clock) \(year)"),
     ]
-    return forms.contains(text) ? date : nil
+    let bytes = Array(text.utf8)
+    for form in forms {
+      for weekday in form.weekdays {
+        let rest = Array(form.rest.utf8)
+        guard bytes.count == weekday.count + rest.count else { continue }
+        if zip(bytes, weekday + rest).allSatisfy({ $0 | 0x20 == $1 | 0x20 && ($0 == $1 || isLetter($0)) }) {
+          return date
+        }
+      }
+    }
+    return nil
+  }
+
+  /// Whether `byte` is an ASCII letter, the only bytes compared without case.
+  private static func isLetter(_ byte: UInt8) -> Bool {
+    (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
   }
 
   /// Parses any of the three forms; `nil` for anything else.

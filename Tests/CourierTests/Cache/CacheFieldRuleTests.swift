@@ -32,8 +32,8 @@ import Testing
   }
 
   @Test(arguments: [
-    "Sun, 06 Nov 2094 08:49:37 UTC", "Sun, 6 Nov 2094 08:49:37 GMT", "sun, 06 nov 2094 08:49:37 gmt",
-    "Sun,  06 Nov 2094 08:49:37 GMT", "Mon, 06 Nov 2094 08:49:37 GMT", "0", "2094-11-06T08:49:37Z",
+    "Sun, 06 Nov 2094 08:49:37 UTC", "Sun, 6 Nov 2094 08:49:37 GMT", "Sun,  06 Nov 2094 08:49:37 GMT", "0",
+    "2094-11-06T08:49:37Z",
   ])
   func anExpiresInAnyOtherFormMeansExpired(expires: String) async throws {
     let clock = ManualClock()
@@ -346,7 +346,10 @@ import Testing
     let weak = origin(clock: ManualClock(), etag: { _ in #"W/"v1""# })
     let weakClient = weak.client()
     try await part(weakClient, "bytes=0-4")
-    #expect(try await part(weakClient, "bytes=0-4").cacheStatus == .miss, "a part with a weak validator is not kept")
+    try await part(weakClient, "bytes=5-9")
+    #expect(try await part(weakClient, "bytes=5-9").cacheStatus == .hit, "a part with a weak validator is kept alone")
+    #expect(try await part(weakClient, "bytes=0-4").cacheStatus == .miss, "and replaces the part held before")
+    #expect(try await weakClient.send(Endpoint<String>.get("/a")).cacheStatus == .miss, "weak parts are not combined")
   }
 
   @Test func aPartWithTheValidatorOfAStaleCompleteResponseRefreshesIt() async throws {
