@@ -199,6 +199,9 @@ let package = Package(
         "Courier", "CourierStyles", "CourierAsyncHTTPClient", "CourierTesting", "CourierDemoServer",
         "CourierTestSupport", "CourierObservability", "CourierOpenAPI", "CourierDemoClient", "CourierSQLiteCache",
         .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        // ImportedTogetherTests: Courier's names beside those of the packages users import with it.
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),

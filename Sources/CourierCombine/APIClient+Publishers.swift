@@ -36,7 +36,8 @@ extension APIClient {
   ///   .sink(receiveCompletion: { _ in }, receiveValue: { next in self.nextPage = next })
   ///   .store(in: &cancellables)
   /// ```
-  public func responsePublisher<Value>(for endpoint: Endpoint<Value>) -> AnyPublisher<APIResponse<Value>, CourierError> {
+  public func responsePublisher<Value>(for endpoint: Endpoint<Value>) -> AnyPublisher<APIResponse<Value>, CourierError>
+  {
     SendPublisher { try await self.send(endpoint) }.eraseToAnyPublisher()
   }
 

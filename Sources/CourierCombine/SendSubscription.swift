@@ -9,7 +9,7 @@ import OpenCombine
 
 /// One subscription to a ``SendPublisher``: starts the call's task on the first demand, delivers its outcome once,
 /// and cancels the task when the subscriber cancels.
-final class SendSubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable
+final class SendSubscription<Downstream: Subscriber>: Subscription, CallRunner, @unchecked Sendable
 where Downstream.Input: Sendable, Downstream.Failure == CourierError {
   // @unchecked: `state` is only read and written under `lock`, and the downstream is called at most once per
   // event, after the state says so, as Combine requires.
@@ -36,8 +36,9 @@ where Downstream.Input: Sendable, Downstream.Failure == CourierError {
       return true
     }
     guard started else { return }
-    // The task calls a method rather than naming `Downstream` itself, so it captures no generic metatype.
-    let task = Task { await self.run() }
+    // The task runs the call through a non-generic existential, so it captures no metatype of `Downstream`.
+    let runner: any CallRunner = self
+    let task = Task { await runner.run() }
     let keep: Bool = locked {
       guard case .running(let downstream, nil) = state else { return false }
       state = .running(downstream, task)
@@ -56,7 +57,7 @@ where Downstream.Input: Sendable, Downstream.Failure == CourierError {
   }
 
   /// Runs the call and delivers its outcome.
-  private func run() async {
+  func run() async {
     let result: Result<Downstream.Input, CourierError>
     do {
       result = .success(try await operation())
@@ -101,4 +102,9 @@ extension CourierError {
       self.init(.transport, "\(error)", underlyingError: error)
     }
   }
+}
+
+/// What a subscription's task runs: the call, then the delivery of its outcome.
+protocol CallRunner: Sendable {
+  func run() async
 }

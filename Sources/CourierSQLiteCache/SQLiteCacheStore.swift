@@ -124,13 +124,13 @@ public final class SQLiteCacheStore: CacheStore {
 
   /// The body of a stored entry as a stream of chunks read one at a time, or `nil` when it is not stored.
   public func bodyStream(key: String, variantKey: String = "") async throws -> BodyStream? {
-    let found = try await pool.read { db in
-      try Row.fetchOne(
-        db, sql: "SELECT id, size FROM entry WHERE key = ? AND variant = ? AND complete = 1 ORDER BY id DESC LIMIT 1",
+    // The entry's id alone (a `Row` is not `Sendable`), so that GRDB's asynchronous read is the one chosen.
+    let found: Int64? = try await pool.read { db in
+      try Int64.fetchOne(
+        db, sql: "SELECT id FROM entry WHERE key = ? AND variant = ? AND complete = 1 ORDER BY id DESC LIMIT 1",
         arguments: [key, variantKey])
     }
-    guard let found else { return nil }
-    let id: Int64 = found["id"]
+    guard let id = found else { return nil }
     let count = try await pool.read { db in
       try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chunk WHERE entry_id = ?", arguments: [id]) ?? 0
     }

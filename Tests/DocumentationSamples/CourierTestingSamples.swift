@@ -9,8 +9,9 @@ import Testing
 
 /// The transport of CheckingATransport.md's first sample.
 struct MyTransport: HTTPTransport {
-  func send(_ request: HTTPRequest, body: BodyStream?, options: TransportOptions) async throws -> (HTTPResponse, BodyStream)
-  {
+  func send(
+    _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
+  ) async throws -> (HTTPResponse, BodyStream) {
     throw CourierError(.transport, "not a real transport")
   }
 }

@@ -56,7 +56,8 @@ enum ChoosingAStyleSamples {
         }
       }
     }
-    let page = try await TargetRouter<ShopAPI>(client: client).request(.products(category: "books"), as: ProductPage.self)
+    let page = try await TargetRouter<ShopAPI>(client: client).request(
+      .products(category: "books"), as: ProductPage.self)
     _ = page
   }
 

@@ -53,7 +53,8 @@ public final class CookieJar: Sendable {
     self.init(file: file, cookies: cookies, now: { Date() })
   }
 
-  init(file: URL?, cookies: [CookieJar.Cookie], now: @escaping @Sendable () -> Date, suffixes: PublicSuffixList? = nil) {
+  init(file: URL?, cookies: [CookieJar.Cookie], now: @escaping @Sendable () -> Date, suffixes: PublicSuffixList? = nil)
+  {
     self.file = file
     self.now = now
     self.suffixes = suffixes

@@ -21,7 +21,9 @@ import HTTPTypes
 /// ```
 public protocol HTTPTransport: Sendable {
   /// Sends `request` with `body` and returns the response head and its body.
-  func send(_ request: HTTPRequest, body: BodyStream?, options: TransportOptions) async throws -> (HTTPResponse, BodyStream)
+  func send(
+    _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
+  ) async throws -> (HTTPResponse, BodyStream)
 
   /// The content codings this transport decodes itself, most preferred first (e.g. `["gzip", "deflate"]`).
   /// Courier advertises them in `Accept-Encoding`; the default is none.

@@ -83,7 +83,7 @@ extension APIClient {
           progress?(report)
         }
         if let index = pending.next() {
-          group.addTaskUnlessCancelled { (index, await self.result(of: endpoints[index])) }
+          _ = group.addTaskUnlessCancelled { (index, await self.result(of: endpoints[index])) }
         }
       }
     }

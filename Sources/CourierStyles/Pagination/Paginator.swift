@@ -40,7 +40,9 @@ public struct Paginator<Value: Decodable & Sendable>: Sendable {
   }
 
   /// The endpoint of the page after `response`, or `nil` after the last page.
-  public func nextEndpoint(after response: APIResponse<Value>, from endpoint: Endpoint<Value>) throws -> Endpoint<Value>? {
+  public func nextEndpoint(
+    after response: APIResponse<Value>, from endpoint: Endpoint<Value>
+  ) throws -> Endpoint<Value>? {
     try step(response, endpoint)
   }
 }

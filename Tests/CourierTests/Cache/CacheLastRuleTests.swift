@@ -144,7 +144,7 @@ import Testing
       return reply(.partialContent, ["Cache-Control": "max-age=600", "Content-Range": range], body)
     }
     let client = origin.client()
-    func get(_ range: String) async throws -> Response<String> {
+    func get(_ range: String) async throws -> APIResponse<String> {
       try await client.send(Endpoint<String>.get("/p").header(.range, range).expectAnyStatus())
     }
     #expect(try await get("bytes=5-9").cacheStatus == .miss)

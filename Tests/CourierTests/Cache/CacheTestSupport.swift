@@ -28,8 +28,9 @@ final class FakeOrigin: HTTPTransport {
   var requests: [HTTPRequest] { received.withLock { $0 } }
   var hits: Int { requests.count }
 
-  func send(_ request: HTTPRequest, body: BodyStream?, options: TransportOptions) async throws -> (HTTPResponse, BodyStream)
-  {
+  func send(
+    _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
+  ) async throws -> (HTTPResponse, BodyStream) {
     let count = received.withLock { list in
       list.append(request)
       return list.count

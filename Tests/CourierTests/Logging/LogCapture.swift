@@ -93,8 +93,9 @@ struct LoggingTestTransport: HTTPTransport {
 
   var bodies: [Data] { received.withLock { $0.map(\.1) } }
 
-  func send(_ request: HTTPRequest, body: BodyStream?, options: TransportOptions) async throws -> (HTTPResponse, BodyStream)
-  {
+  func send(
+    _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
+  ) async throws -> (HTTPResponse, BodyStream) {
     let data = try await body?.collect() ?? Data()
     received.withLock { $0.append((request, data)) }
     if let failure { throw failure }

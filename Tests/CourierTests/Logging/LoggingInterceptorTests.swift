@@ -18,7 +18,9 @@ import Testing
   ) -> InterceptorNext {
     InterceptorNext { _, _, _ in
       if nanoseconds > 0 { try await Task.sleep(nanoseconds: nanoseconds) }
-      return (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), BodyStream(Data(body.utf8)))
+      return (
+        HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), BodyStream(Data(body.utf8))
+      )
     }
   }
 

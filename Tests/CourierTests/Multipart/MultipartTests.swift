@@ -234,8 +234,9 @@ func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
 final class RecordingTransport: HTTPTransport {
   private let calls = Locked(0)
   var count: Int { calls.withLock { $0 } }
-  func send(_ request: HTTPRequest, body: BodyStream?, options: TransportOptions) async throws -> (HTTPResponse, BodyStream)
-  {
+  func send(
+    _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
+  ) async throws -> (HTTPResponse, BodyStream) {
     calls.withLock { $0 += 1 }
     return (HTTPResponse(status: .ok), BodyStream())
   }

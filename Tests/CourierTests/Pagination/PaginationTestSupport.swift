@@ -9,8 +9,9 @@ struct FunctionTransport: HTTPTransport {
   let paths = Recorder<String>()
   let respond: @Sendable (_ path: String, _ query: [String: String]) throws -> (HTTPResponse.Status, Data)
 
-  func send(_ request: HTTPRequest, body: BodyStream?, options: TransportOptions) async throws -> (HTTPResponse, BodyStream)
-  {
+  func send(
+    _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
+  ) async throws -> (HTTPResponse, BodyStream) {
     let path = request.path ?? "/"
     paths.append(path)
     let components = URLComponents(string: path)

@@ -174,7 +174,8 @@ private enum ShopAPI: TargetType {
           .development(server.baseURL.appendingPathComponent("echo/dev")),
           .staging(server.baseURL.appendingPathComponent("echo/staging")),
         ], default: .development, launchOptions: EnvironmentLaunchOptions())
-      let router = TargetRouter<ShopAPI>(client: APIClient(environment: environments) { $0.transport = server.transport })
+      let router = TargetRouter<ShopAPI>(
+        client: APIClient(environment: environments) { $0.transport = server.transport })
       let search = ShopAPI.search(SearchQuery(q: "x", tags: []), session: "s")
       let development = try await router.request(search, as: Echo.self)
       #expect(development.path == "/echo/dev/echo/search")
