@@ -111,8 +111,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
     let response = HTTPResponse(clientResponse)
     let chunks = ResponseBodyChunks(clientResponse.body, request: request, response: response)
+    // A compressed body's declared length says nothing of its inflated size: it streams, so that the call's
+    // response limit counts the inflated bytes as they arrive.
     if !options.deliversBodyIncrementally, options.idleTimeout == nil,
-      Self.readsWhole(response, method: request.method, limit: configuration.responseBufferingLimit)
+      Self.readsWhole(response, method: request.method, limit: configuration.responseBufferingLimit),
+      !(configuration.decompresses && response.headerFields[.contentEncoding] != nil)
     {
       return (response, BodyStream(try await chunks.collect()))
     }
