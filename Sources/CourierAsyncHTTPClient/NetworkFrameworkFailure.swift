@@ -60,7 +60,9 @@ struct NetworkFrameworkFailure: Equatable, Sendable {
     let failure: TLSFailure
     switch code {
     case Self.unknownRoot, Self.noRoot: failure = .unknownRoot
-    case Self.chainInvalid, Self.badCertificate, Self.notTrusted: failure = .untrusted
+    case Self.chainInvalid, Self.notTrusted: failure = .untrusted
+    // AsyncHTTPClient's verification of custom roots on Network.framework reports every refusal as this one status.
+    case Self.badCertificate: failure = .rejected
     case Self.expired, Self.peerCertificateExpired, Self.certificateExpired: failure = .expired
     case Self.notYetValid, Self.certificateNotValidYet: failure = .notYetValid
     case Self.sslHostNameMismatch, Self.hostNameMismatch: failure = .wrongHost

@@ -23,6 +23,9 @@ package enum TLSFailure: Sendable, Equatable, CaseIterable {
   case outsideValidity
   /// The chain was not trusted, the engine did not say why.
   case untrusted
+  /// The engine refused the certificate without saying which check failed (Network.framework's `errSSLBadCert`
+  /// after AsyncHTTPClient's own verification of custom roots).
+  case rejected
   /// The certificate does not name the host.
   case wrongHost
   /// The server answered something that is not TLS.
@@ -44,6 +47,9 @@ package enum TLSFailure: Sendable, Equatable, CaseIterable {
     case .outsideValidity: return "its certificate was not trusted (expired or not yet valid)"
     case .untrusted:
       return "its certificate was not trusted (self-signed, issued by an unknown root, expired, or not yet valid)"
+    case .rejected:
+      return "its certificate was not trusted (self-signed, issued by an unknown root, expired, or not yet valid) "
+        + "or is not valid for \(host)"
     case .wrongHost: return "its certificate is not valid for \(host)"
     case .notTLS: return "it does not speak TLS on this port"
     case .protocolVersion: return "it does not speak a TLS version this client accepts on this port"
@@ -106,7 +112,7 @@ package enum TLSFailure: Sendable, Equatable, CaseIterable {
       self = .unknownRoot
     } else if has("self signed certificate", "self-signed certificate") {
       self = .selfSigned
-    } else if has("certificate has expired") {
+    } else if has("certificate has expired", "certificate for this server has expired") {
       self = .expired
     } else if has("certificate is not yet valid") {
       self = .notYetValid

@@ -60,6 +60,8 @@ import Darwin
       #expect(check(code) == "its certificate was not trusted (not yet valid)", "OSStatus \(code)")
     }
     #expect(check(-9812) == "its certificate was not trusted (issued by an unknown root)")  // errSSLUnknownRootCert
+    // errSSLBadCert names no check: every one is named, the host too.
+    #expect(check(-9808)?.hasSuffix("or is not valid for \(host)") == true)
     // errSSLHostNameMismatch, errSecHostNameMismatch
     for code: Int32 in [-9843, -67602] {
       #expect(check(code) == "its certificate is not valid for \(host)")

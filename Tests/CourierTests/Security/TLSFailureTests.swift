@@ -67,7 +67,9 @@ import FoundationNetworking
 
   @Test func everyCheckSaysWhatFailedAndTheHost() {
     let untrusted = TLSFailure.allCases.filter { $0.words(host: "h").contains("was not trusted") }
-    #expect(Set(untrusted) == [.unknownRoot, .selfSigned, .expired, .notYetValid, .outsideValidity, .untrusted])
+    #expect(
+      Set(untrusted) == [.unknownRoot, .selfSigned, .expired, .notYetValid, .outsideValidity, .untrusted, .rejected])
+    #expect(TLSFailure.rejected.words(host: "h").hasSuffix("or is not valid for h"), "a refusal without a reason")
     let unknown = TLSFailure.untrusted.words(host: "h")
     for words in ["self-signed", "unknown root", "expired", "not yet valid"] {
       #expect(unknown.contains(words), "the unspecified failure lists \(words)")
