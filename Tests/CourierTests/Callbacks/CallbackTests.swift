@@ -49,7 +49,8 @@ import Testing
   func timeoutsAndCancellationsHaveTheirOwnHandlers(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       let timedOut = CallbackLog()
-      await client.call(Endpoint<Empty>.get("/slow").query(["ms": 5000]).timeout(1.5))
+      // A timeout long enough for the start to be reported while the whole suite shares two cores.
+      await client.call(Endpoint<Empty>.get("/slow").query(["ms": 10_000]).timeout(4))
         .logging(to: timedOut).execute().finished()
       #expect(timedOut.events == ["started", "progress 0.0", "timeout"])
 
