@@ -18,7 +18,7 @@ import OTelSemanticConventions
 /// Every metric carries `http.request.method` (`_OTHER` for a method the conventions do not list),
 /// `server.address`, `server.port` and `url.scheme`; the duration and the body sizes add
 /// `http.response.status_code` when an answer came, and `error.type` when the call failed: the status code for a
-/// 4xx or 5xx answer, else the ``CourierError`` kind (`timeout`, `noConnection`, …). `courier.cache.lookups`
+/// 4xx or 5xx answer, else the `CourierError` kind (`timeout`, `noConnection`, …). `courier.cache.lookups`
 /// counts what the cache did (`courier.cache.result`: `hit`, `stale`, `revalidated`, `miss`, from the
 /// `Cache-Status` the cache interceptor writes); it is Courier's own, so it has Courier's name.
 ///
@@ -34,8 +34,10 @@ public struct MetricsInterceptor: Interceptor {
 
   /// An interceptor reporting to `factory` (the bootstrapped `MetricsSystem.factory` by default).
   ///
-  /// - Parameter prefix: Put before every metric's name with a dot (`"myapp"` makes
-  ///   `myapp.http.client.request.duration`); `nil`, the default, keeps OpenTelemetry's names.
+  /// - Parameters:
+  ///   - prefix: Put before every metric's name with a dot (`"myapp"` makes
+  ///     `myapp.http.client.request.duration`); `nil`, the default, keeps OpenTelemetry's names.
+  ///   - factory: Where the metrics go.
   public init(prefix: String? = nil, factory: any MetricsFactory = MetricsSystem.factory) {
     self.prefix = prefix
     self.factory = factory

@@ -10,7 +10,7 @@ import Tracing
 /// each redirect hop), following OpenTelemetry's HTTP client conventions: `http.request.method` (`_OTHER` with
 /// `http.request.method_original` for an unlisted method), `server.address`, `server.port`, `url.scheme`,
 /// `url.full` with secrets redacted, `http.response.status_code`, `error.type` (the status code of a 4xx or 5xx
-/// answer, else the ``CourierError`` kind) with the span's status set to error, and `http.request.resend_count` on
+/// answer, else the `CourierError` kind) with the span's status set to error, and `http.request.resend_count` on
 /// every exchange after the first. The trace context of each child span
 /// goes into that request's header fields through the tracer's instrument (W3C `traceparent` with an OpenTelemetry
 /// tracer).

@@ -10,7 +10,7 @@ extension NetworkMonitor {
   /// low-level networking there is only for apps such as audio streaming during an active session (Apple's
   /// TN3135), and `URLSession` connects anyway. Calls are therefore attempted and fail with the transport's own
   /// error (``CourierError/isNoConnection``) when the watch is offline. An app that may use low-level networking
-  /// can still watch a path with ``system(requiredInterfaceType:)``.
+  /// can still watch a path with `system(requiredInterfaceType:)` (Apple platforms).
   ///
   /// ```swift
   /// let client = APIClient(baseURL: url) {

@@ -9,7 +9,7 @@ import Foundation
 /// links[1].url(relativeTo: pageURL)   // https://api.example.com/items?page=9
 /// ```
 ///
-/// Read a response's links with ``Courier/Response/links`` or ``Courier/Response/link(_:)``.
+/// Read a response's links with ``Courier/APIResponse/links`` or ``Courier/APIResponse/link(_:)``.
 public struct WebLink: Sendable, Hashable {
   /// One `name=value` parameter of a link; a parameter written without a value has an empty one.
   public struct Parameter: Sendable, Hashable {

@@ -50,7 +50,7 @@ public enum TransportConformance {
   ///
   /// Those checks come only after the server's chain is trusted, so the cases make a root, ask
   /// `makeTransport` for a transport that trusts it, and present certificates it issued for another host or already
-  /// expired. When `makeTransport` throws a ``CourierError/Kind-swift.struct/tls`` error (the transport cannot trust
+  /// expired. When `makeTransport` throws a `CourierError` of kind `.tls` (the transport cannot trust
   /// custom roots, as `URLSessionTransport` on Linux), the cases check that the unknown root is reported instead.
   ///
   /// ```swift
