@@ -21,7 +21,7 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
   CachedResponse(
     key: key, variant: variant,
     response: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=\(maxAge)", .eTag: "\"\(key)\""]),
-    body: Data((0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 31) }), requestTime: Date(), responseTime: Date())
+    body: patternData(count: bytes), requestTime: Date(), responseTime: Date())
 }
 
 @Suite struct SQLiteCacheStoreTests {

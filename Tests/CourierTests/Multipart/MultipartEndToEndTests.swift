@@ -52,7 +52,7 @@ struct DownloadDigest: Decodable, Sendable {
   @Test(arguments: TransportKind.allCases)
   func manyPartsAndALargeFileArriveWhole(_ kind: TransportKind) async throws {
     let size = 20 * 1024 * 1024
-    let file = try temporaryFile(Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }), name: "video.mp4")
+    let file = try temporaryFile(patternData(count: size, offset: 7), name: "video.mp4")
     var form = MultipartFormData()
     for index in 0..<100 { form.append("value \(index)", name: "field\(index)") }
     form.append(fileAt: file, name: "video")

@@ -203,7 +203,7 @@ func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
 
 @Suite struct FileBodyTests {
   @Test func fileBodiesStreamInChunksWithTheirLength() async throws {
-    let file = try temporaryFile(Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0) }))
+    let file = try temporaryFile(patternData(count: 1_000_000, step: 1))
     let body = try BodyStream.file(at: file, chunkSize: 64 * 1024)
     #expect(body.length == 1_000_000)
     var chunks = 0

@@ -12,7 +12,7 @@ import Testing
 
   @available(macOS 14, iOS 17, tvOS 17, *)
   static func patternFile() throws -> URL {
-    try temporaryFile(Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }), name: "clip.mov")
+    try temporaryFile(patternData(count: size, offset: 7), name: "clip.mov")
   }
 
   @available(macOS 14, iOS 17, tvOS 17, *)
