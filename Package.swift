@@ -273,7 +273,7 @@ let package = Package(
     .testTarget(
       name: "CourierDemoServerTests",
       dependencies: [
-        "CourierDemoServer",
+        "Courier", "CourierDemoServer",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),

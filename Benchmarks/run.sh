@@ -3,21 +3,30 @@
 #
 #   Benchmarks/run.sh            full run (1 GiB transfers, more requests, 3 rounds)
 #   Benchmarks/run.sh --quick    smaller counts and a 256 MiB file; about 9 minutes on 2 cores
+#   Benchmarks/run.sh --tune-host [--quick]   also changes one host setting for the run (below), and says so
 #
 # Installs nginx from the distribution's packages when it is missing, starts it in the foreground with its own
 # configuration and temporary directories (nothing of the system's nginx is used or touched), builds the benchmark
 # package in release mode, runs every measurement in its own process (so each peak RSS belongs to one scenario),
-# stops nginx, and prints one `ratio <scenario> <value>` line per scenario. Run as root on a virtual machine with
-# free page reporting, it also keeps freed memory from the host for a minute while it runs (`min_free_ms` below) and
-# puts the kernel's setting back at exit.
+# stops nginx, and prints one `ratio <scenario> <value>` line per scenario. It changes no setting of the host unless
+# asked: with `--tune-host`, run as root on a virtual machine with free page reporting, it keeps freed memory from
+# the host for a minute while it runs (`min_free_ms` below), prints that it did, and puts the kernel's setting back at
+# exit.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 MODE=full
-if [[ "${1:-}" == "--quick" ]]; then MODE=quick; elif [[ -n "${1:-}" ]]; then
-  echo "usage: $0 [--quick]" >&2
-  exit 2
-fi
+TUNE_HOST=no
+for argument in "$@"; do
+  case "$argument" in
+    --quick) MODE=quick ;;
+    --tune-host) TUNE_HOST=yes ;;
+    *)
+      echo "usage: $0 [--quick] [--tune-host]" >&2
+      exit 2
+      ;;
+  esac
+done
 
 if [[ $MODE == quick ]]; then
   SEQ_URLSESSION=3000 SEQ_AHC=10000 CONC_URLSESSION=6000 CONC_AHC=20000
@@ -52,7 +61,7 @@ if [[ -d /dev/shm ]] && (($(df -Pk /dev/shm | awk 'NR==2 {print $4}') > 4 * LARG
 fi
 WORK="$(mktemp -d "$PARENT/courier-bench.XXXXXX")"
 NGINX_PID=""
-# Freed memory stays with this machine for a minute. On a virtual machine whose kernel reports freed pages to the
+# With --tune-host, freed memory stays with this machine for a minute. On a virtual machine whose kernel reports freed pages to the
 # host at once (free page reporting with `min_free_ms` 0, as here), the host discards them, and the next write to
 # them faults on the host. Every upload makes nginx write the whole body into a new file, deleted after each round,
 # so its rate depended on which pages that file got: the same 1 GiB upload cost nginx 0.46 s or 2.2 s of CPU, three
@@ -71,12 +80,18 @@ cleanup() {
 }
 trap cleanup EXIT
 REPORTING_NOTE=""
-if [[ -w $REPORTING ]]; then
-  REPORTING_BEFORE="$(cat "$REPORTING")"
-  if echo 60000 >"$REPORTING" 2>/dev/null; then
-    REPORTING_NOTE="Freed pages were reported to the host after a minute instead of after $REPORTING_BEFORE ms"
+if [[ $TUNE_HOST == yes ]]; then
+  if [[ -w $REPORTING ]]; then
+    REPORTING_BEFORE="$(cat "$REPORTING")"
+    if echo 60000 >"$REPORTING" 2>/dev/null; then
+      REPORTING_NOTE="Freed pages were reported to the host after a minute instead of after $REPORTING_BEFORE ms"
+      echo "--tune-host: $REPORTING set to 60000 (was $REPORTING_BEFORE); it is put back at exit."
+    else
+      REPORTING_BEFORE=""
+      echo "--tune-host: $REPORTING could not be written; the host is left as it is."
+    fi
   else
-    REPORTING_BEFORE=""
+    echo "--tune-host: $REPORTING is missing or not writable; the host is left as it is."
   fi
 fi
 

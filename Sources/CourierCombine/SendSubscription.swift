@@ -11,7 +11,7 @@ import OpenCombine
 /// and cancels the task when the subscriber cancels.
 final class SendSubscription<Downstream: Subscriber>: Subscription, CallRunner, @unchecked Sendable
 where Downstream.Input: Sendable, Downstream.Failure == CourierError {
-  // @unchecked: `state` is only read and written under `lock`, and the downstream is called at most once per
+  // @unchecked: `state` is only read and written under its lock, and the downstream is called at most once per
   // event, after the state says so, as Combine requires.
   private enum State {
     case waiting(Downstream)
@@ -19,18 +19,17 @@ where Downstream.Input: Sendable, Downstream.Failure == CourierError {
     case finished
   }
 
-  private let lock = NSLock()
-  private var state: State
+  private let state: Locked<State>
   private let operation: @Sendable () async throws -> Downstream.Input
 
   init(downstream: Downstream, operation: @escaping @Sendable () async throws -> Downstream.Input) {
-    state = .waiting(downstream)
+    state = Locked(.waiting(downstream))
     self.operation = operation
   }
 
   func request(_ demand: Subscribers.Demand) {
     guard demand > .none else { return }
-    let started: Bool = locked {
+    let started: Bool = state.withLock { state in
       guard case .waiting(let downstream) = state else { return false }
       state = .running(downstream, nil)
       return true
@@ -39,7 +38,7 @@ where Downstream.Input: Sendable, Downstream.Failure == CourierError {
     // The task runs the call through a non-generic existential, so it captures no metatype of `Downstream`.
     let runner: any CallRunner = self
     let task = Task { await runner.run() }
-    let keep: Bool = locked {
+    let keep: Bool = state.withLock { state in
       guard case .running(let downstream, nil) = state else { return false }
       state = .running(downstream, task)
       return true
@@ -48,7 +47,7 @@ where Downstream.Input: Sendable, Downstream.Failure == CourierError {
   }
 
   func cancel() {
-    let task: Task<Void, Never>? = locked {
+    let task: Task<Void, Never>? = state.withLock { state in
       defer { state = .finished }
       if case .running(_, let task) = state { return task }
       return nil
@@ -68,7 +67,7 @@ where Downstream.Input: Sendable, Downstream.Failure == CourierError {
   }
 
   private func deliver(_ result: Result<Downstream.Input, CourierError>) {
-    let downstream: Downstream? = locked {
+    let downstream: Downstream? = state.withLock { state in
       guard case .running(let downstream, _) = state else { return nil }
       state = .finished
       return downstream
@@ -81,13 +80,6 @@ where Downstream.Input: Sendable, Downstream.Failure == CourierError {
     case .failure(let error):
       downstream.receive(completion: .failure(error))
     }
-  }
-
-  /// Runs `body` under the lock (`NSLocking.withLock` is newer than our deployment targets on Apple platforms).
-  private func locked<T>(_ body: () -> T) -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    return body()
   }
 }
 

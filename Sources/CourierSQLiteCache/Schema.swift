@@ -184,16 +184,15 @@ struct ChunkReader: AsyncSequence, Sendable {
 
 /// Reads since the last write, applied in the next write transaction (so hits cost no write).
 final class AccessLog: Sendable {
-  private let lock = NSLock()
-  nonisolated(unsafe) private var pending: [Int64: Double] = [:]  // guarded by `lock`
+  private let pending = Locked<[Int64: Double]>([:])
 
   func record(_ id: Int64) {
     let now = Date().timeIntervalSince1970
-    lock.withLock { pending[id] = now }
+    pending.withLock { $0[id] = now }
   }
 
   func drain() -> [Int64: Double] {
-    lock.withLock {
+    pending.withLock { pending in
       defer { pending = [:] }
       return pending
     }

@@ -84,11 +84,10 @@ final class LogLines: Sendable {
 
 @available(macOS 14, iOS 17, tvOS 17, *)
 final class LockedLines: Sendable {
-  private let lock = NSLock()
-  nonisolated(unsafe) private var storage: [String] = []  // guarded by `lock`
+  private let storage = Locked<[String]>([])
 
-  func append(_ line: String) { lock.withLock { storage.append(line) } }
-  var all: [String] { lock.withLock { storage } }
+  func append(_ line: String) { storage.withLock { $0.append(line) } }
+  var all: [String] { storage.withLock { $0 } }
 }
 
 @available(macOS 14, iOS 17, tvOS 17, *)

@@ -69,8 +69,18 @@ extension TourSteps {
 /// A progress bar on one terminal line (redrawn with `\r`), or a line per quarter when the output is not a terminal.
 @available(macOS 14, iOS 17, tvOS 17, *)
 final class ProgressBar: Sendable {
-  private let state = LockedState()
+  /// The last quarter a non-terminal progress bar printed.
+  private let lastQuarter = Locked(-1)
   private let isTerminal = isatty(STDOUT_FILENO) != 0
+
+  /// Whether `quarter` was not printed yet; it is from now on.
+  private func passQuarter(_ quarter: Int) -> Bool {
+    lastQuarter.withLock { last in
+      guard quarter > last else { return false }
+      last = quarter
+      return true
+    }
+  }
 
   func show(_ progress: TransferProgress) {
     guard let fraction = progress.fraction else { return }
@@ -81,30 +91,13 @@ final class ProgressBar: Sendable {
     if isTerminal {
       print("\r" + line, terminator: "")
       fflush(nil)
-    } else if state.passQuarter(Int(fraction * 4)) {
+    } else if passQuarter(Int(fraction * 4)) {
       print(line)
     }
   }
 
   func end() {
     if isTerminal { print("") }
-  }
-}
-
-/// The last quarter a non-terminal progress bar printed.
-@available(macOS 14, iOS 17, tvOS 17, *)
-final class LockedState: @unchecked Sendable {
-  // @unchecked: `quarter` is only touched under `lock`.
-  private let lock = NSLock()
-  private var quarter = -1
-
-  /// Whether `value` is a quarter not printed yet.
-  func passQuarter(_ value: Int) -> Bool {
-    lock.withLock {
-      guard value > quarter else { return false }
-      quarter = value
-      return true
-    }
   }
 }
 

@@ -21,8 +21,8 @@ struct Received<Output> {
 
 /// Subscribes with `sink` and waits for the publisher to complete.
 func receiveAll<Output: Sendable>(_ publisher: AnyPublisher<Output, CourierError>) async -> Received<Output> {
-  let values = Synchronized<[Output]>([])
-  let subscription = Synchronized<AnyCancellable?>(nil)
+  let values = Locked<[Output]>([])
+  let subscription = Locked<AnyCancellable?>(nil)
   let completion = await withCheckedContinuation {
     (continuation: CheckedContinuation<Subscribers.Completion<CourierError>, Never>) in
     let cancellable = publisher.sink { completion in

@@ -83,7 +83,7 @@ struct PublisherTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("cancelling the subscription cancels the request's task and transfer")
   func cancellation() async throws {
-    let finished = Synchronized<[CourierError?]>([])
+    let finished = Locked<[CourierError?]>([])
     try await withDemoServer(
       .urlSession,
       { configuration in
@@ -92,7 +92,7 @@ struct PublisherTests {
         }
       }
     ) { client, _ in
-      let delivered = Synchronized<[String]>([])
+      let delivered = Locked<[String]>([])
       let cancellable = client.publisher(for: Endpoint<Courier.Empty>.get("/slow", query: ["ms": 30_000]))
         .sink { completion in
           delivered.withLock { $0.append("completion \(completion)") }

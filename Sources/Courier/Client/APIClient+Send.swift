@@ -60,11 +60,6 @@ extension APIClient {
     try makeRequest(endpoint).request
   }
 
-  /// The former name of ``httpRequest(for:)``.
-  @available(*, deprecated, renamed: "httpRequest(for:)")
-  public func request<Value>(for endpoint: Endpoint<Value>) throws -> HTTPRequest {
-    try httpRequest(for: endpoint)
-  }
 }
 
 extension APIClient {

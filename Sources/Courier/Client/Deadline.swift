@@ -31,10 +31,7 @@ enum Deadline {
     timer shared: DeadlineTimer? = nil,
     _ operation: @escaping @Sendable () async throws -> Result
   ) async throws -> Result {
-    let work = Task {
-      await TaskMemory.reserve()
-      return try await operation()
-    }
+    let work = Task { try await operation() }
     if let shared, idle == nil, seconds.isFinite {
       let token = shared.register(timeout: seconds) { work.cancel() }
       let result: Result

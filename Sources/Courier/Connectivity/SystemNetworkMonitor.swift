@@ -19,12 +19,6 @@ extension NetworkMonitor {
   /// ```
   public static let system: NetworkMonitor = system(reading: .current)
 
-  /// The platform's monitor, ``system``.
-  @available(*, deprecated, message: "Use NetworkMonitor.system")
-  public init() {
-    self = .system
-  }
-
   /// A monitor that reads the network from `source`.
   static func system(reading source: SystemNetworkSource) -> NetworkMonitor {
     switch source {
@@ -39,7 +33,3 @@ extension NetworkMonitor {
     }
   }
 }
-
-/// The platform's monitor, now ``NetworkMonitor/system``.
-@available(*, deprecated, message: "Use NetworkMonitor, and NetworkMonitor.system for the platform's monitor")
-public typealias SystemNetworkMonitor = NetworkMonitor

@@ -18,17 +18,15 @@ final class FlatQueryEncoder: Encoder {
 
   let options: URLQueryEncoder
   let context: EncodingContext
-  // The mutable state is used by one encoding at a time, serially, so dynamic exclusivity checks (a quarter of the
-  // cost of a flat value) are left out.
-  @exclusivity(unchecked) private(set) var fields: [Field] = []
+  private(set) var fields: [Field] = []
   /// The tree's storage once the value turned out not to be flat.
-  @exclusivity(unchecked) private(set) var storage: KeyedStorage?
+  private(set) var storage: KeyedStorage?
   /// The tree encoder the whole value went to when it asked for something other than a keyed container.
-  @exclusivity(unchecked) private var whole: QueryTreeEncoder?
+  private var whole: QueryTreeEncoder?
   /// Past 16 fields, a Bloom filter over the keys written (4,096 bits, two per key), so a repeated key is noticed
   /// without a hash table: a key is compared with the others only when both its bits are already set. Below that,
   /// comparing with every key costs less.
-  @exclusivity(unchecked) private var filter: [UInt64] = []
+  private var filter: [UInt64] = []
 
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }

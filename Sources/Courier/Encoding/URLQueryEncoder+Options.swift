@@ -30,10 +30,6 @@ extension URLQueryEncoder {
     case json
   }
 
-  /// How a `Date` is written into a query: a ``DateCodingStrategy``, as for JSON bodies.
-  @available(*, deprecated, renamed: "DateCodingStrategy")
-  public typealias DateEncoding = DateCodingStrategy
-
   /// How the keys of structs, classes and dictionaries are transformed before they are written.
   ///
   /// Names in a hand-written `Query` are never transformed.

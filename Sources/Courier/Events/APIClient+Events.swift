@@ -98,7 +98,3 @@ extension APIClient {
     }
   }
 }
-
-/// The former sequence of server-sent events, now an `AsyncThrowingStream` of the events.
-@available(*, deprecated, message: "events(_:) returns an AsyncThrowingStream<Element, any Error>")
-public typealias ServerSentEvents<Element: Sendable> = AsyncThrowingStream<Element, any Error>

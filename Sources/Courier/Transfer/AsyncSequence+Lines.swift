@@ -43,11 +43,3 @@ extension BodyStream {
   /// The body's lines: `lines(maximumLineLength:)` with lines of up to 1 MiB.
   public var lines: AsyncThrowingStream<String, any Error> { self.lines(maximumLineLength: 1 << 20) }
 }
-
-/// The former sequence of a byte stream's lines, now an `AsyncThrowingStream` of `String`s.
-@available(*, deprecated, message: "lines are an AsyncThrowingStream<String, any Error>; see lines(maximumLineLength:)")
-public typealias LineSequence<Base: AsyncSequence> = AsyncThrowingStream<String, any Error>
-
-/// The former sequence of values decoded from JSON Lines, now an `AsyncThrowingStream` of the values.
-@available(*, deprecated, message: "JSON Lines are an AsyncThrowingStream<Value, any Error>; see jsonLines(of:)")
-public typealias JSONLinesSequence<Value: Decodable, Base: AsyncSequence> = AsyncThrowingStream<Value, any Error>

@@ -59,13 +59,4 @@ extension APIClient {
     Transfer(client: self, endpoint: endpoint)
   }
 
-  /// The former name of ``transfer(_:)``.
-  @available(*, deprecated, renamed: "transfer(_:)")
-  public func task<Value>(_ endpoint: Endpoint<Value>) -> Transfer<Value> {
-    transfer(endpoint)
-  }
 }
-
-/// The former name of ``Transfer``.
-@available(*, deprecated, renamed: "Transfer")
-public typealias TransferTask<Value: Decodable & Sendable> = Transfer<Value>

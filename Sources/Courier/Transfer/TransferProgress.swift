@@ -35,10 +35,6 @@ public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// The former name of a transfer's progress, now an `AsyncStream` of ``TransferProgress`` values.
-@available(*, deprecated, message: "progress is an AsyncStream<TransferProgress>")
-public typealias ProgressSequence = AsyncStream<TransferProgress>
-
 /// Receives byte counts for one direction of a transfer and turns them into monotonic ``TransferProgress`` values
 /// for an `AsyncStream` and an optional callback.
 ///

@@ -44,17 +44,6 @@ extension APIClient {
     }
   }
 
-  /// The former name of ``values(_:_:_:mode:)``, which returns bare values where `send(_:)` returns a `APIResponse`.
-  @available(*, deprecated, renamed: "values(_:_:_:mode:)")
-  public func send<First, Second, each Rest>(
-    _ first: Endpoint<First>,
-    _ second: Endpoint<Second>,
-    _ rest: repeat Endpoint<each Rest>,
-    mode: BatchMode = .sequential
-  ) async throws -> (First, Second, repeat each Rest) {
-    try await values(first, second, repeat each rest, mode: mode)
-  }
-
   /// Runs every call of a batch in its own child task; the first failure ends the group, which cancels the rest.
   private func sendConcurrently<First, Second, each Rest>(
     _ first: Endpoint<First>,

@@ -47,10 +47,6 @@ extension APIResource {
   /// The whole body.
   public var wrapperKey: String? { nil }
 
-  /// The former name of ``endpoint``.
-  @available(*, deprecated, renamed: "endpoint")
-  public var request: Endpoint<ModelType> { endpoint }
-
   /// The endpoint this resource describes, to send as is or refine with `Endpoint` modifiers.
   public var endpoint: Endpoint<ModelType> {
     var endpoint = Endpoint<ModelType>(path, method: method).queryItems(queryItems)

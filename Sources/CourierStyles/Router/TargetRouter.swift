@@ -108,10 +108,6 @@ public final class TargetRouter<API: EndpointConvertible>: Sendable {
     }
   }
 
-  func cancel(key: UUID) {
-    inFlight.cancel { $0 == key }
-  }
-
   private static func courierError(_ error: any Error) -> CourierError {
     error as? CourierError ?? CourierError(.cancelled, "The request was cancelled", underlyingError: error)
   }

@@ -1,3 +1,5 @@
+import Courier
+
 /// Tasks in flight, each registered under a key, so that code elsewhere can cancel some or all of them.
 final class TaskRegistry<Key: Hashable & Sendable>: Sendable {
   private struct State {

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 import NIOCore
 import NIOPosix
@@ -27,14 +28,14 @@ public final class ScriptedServer: Sendable {
   public let port: Int
   private let listener: any Channel
   private let serving: Task<Void, Never>
-  private let log: Synchronized<Log>
+  private let log: Locked<Log>
 
   struct Log {
     var requests: [ScriptedRequest] = []
     var connections = 0
   }
 
-  private init(port: Int, listener: any Channel, serving: Task<Void, Never>, log: Synchronized<Log>) {
+  private init(port: Int, listener: any Channel, serving: Task<Void, Never>, log: Locked<Log>) {
     self.port = port
     self.listener = listener
     self.serving = serving
@@ -55,7 +56,7 @@ public final class ScriptedServer: Sendable {
 
   /// Starts a server on a free port of 127.0.0.1 that runs `script` for every connection it accepts.
   public static func start(_ script: @escaping Script) async throws -> ScriptedServer {
-    let log = Synchronized(Log())
+    let log = Locked(Log())
     let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
       .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
@@ -146,13 +147,13 @@ public final class ScriptedConnection {
   private var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
   private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
   private let channel: any Channel
-  private let log: Synchronized<ScriptedServer.Log>
+  private let log: Locked<ScriptedServer.Log>
   private var buffer: [UInt8] = []
 
   init(
     index: Int, inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
     outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel,
-    log: Synchronized<ScriptedServer.Log>
+    log: Locked<ScriptedServer.Log>
   ) {
     self.index = index
     self.inbound = inbound

@@ -42,8 +42,8 @@ extension TransportConformance {
       TransportConformanceCase("The start handler does not run for a call that never reached a server") { run in
         let closed = try await ScriptedServer.start { _ in }
         await closed.stop()
-        let started = Synchronized(0)
-        let events = Synchronized(0)
+        let started = Locked(0)
+        let events = Locked(0)
         let client = run.client(closed) { configuration in
           configuration.eventHandler = { event in
             if case .started = event { events.withLock { $0 += 1 } }
@@ -58,7 +58,7 @@ extension TransportConformance {
       TransportConformanceCase("The start handler does not run while the server has not accepted the connection") {
         run in
         let listener = try await UnacceptingListener.start()
-        let started = Synchronized(0)
+        let started = Locked(0)
         var configuration = APIClient.Configuration(baseURL: listener.baseURL, transport: run.transport)
         configuration.eventHandler = { event in
           if case .started = event { started.withLock { $0 += 1 } }
@@ -84,7 +84,7 @@ extension TransportConformance {
             try await connection.respond(200)
           }
         }
-        let started = Synchronized(0)
+        let started = Locked(0)
         let response = try await run.client(server).send(
           Endpoint<Data>.get("/").expectAnyStatus().onTransportStart { started.withLock { $0 += 1 } })
         try run.expect(response.status.code == 200, "got \(response.status)")
@@ -104,7 +104,7 @@ extension TransportConformance {
             try await Task.sleep(for: .milliseconds(200))
           }
         }
-        let seen = Synchronized<[Int64]>([])
+        let seen = Locked<[Int64]>([])
         let response = try await run.client(server).send(
           Endpoint<Data>.get("/").onDownloadProgress { progress in seen.withLock { $0.append(progress.completedBytes) }
           }

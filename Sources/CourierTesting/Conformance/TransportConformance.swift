@@ -152,8 +152,8 @@ public struct TransportConformanceFailure: Error, CustomStringConvertible {
 final class ConformanceRun: Sendable {
   let transport: any HTTPTransport
   let slack: Double
-  private let servers = Synchronized<[ScriptedServer]>([])
-  private let tlsServers = Synchronized<[TLSServer]>([])
+  private let servers = Locked<[ScriptedServer]>([])
+  private let tlsServers = Locked<[TLSServer]>([])
   private let makeTrustingTransport: (@Sendable (ServerTrustPolicy) async throws -> any HTTPTransport)?
 
   init(

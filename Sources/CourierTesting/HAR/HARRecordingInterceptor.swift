@@ -22,7 +22,7 @@ public final class HARRecordingInterceptor: Interceptor {
   /// Where the archive is written after each exchange; `nil` keeps it in memory only.
   public let fileURL: URL?
   private let builder: HAREntryBuilder
-  private let state: Synchronized<HTTPArchive>
+  private let state: Locked<HTTPArchive>
 
   /// Creates a recorder.
   ///
@@ -34,7 +34,7 @@ public final class HARRecordingInterceptor: Interceptor {
   public init(fileURL: URL?, redaction: HARRedaction = HARRedaction(), creator: HTTPArchive.Creator = .courier) {
     self.fileURL = fileURL
     builder = HAREntryBuilder(redactor: redaction.redactor)
-    state = Synchronized(HTTPArchive(log: HTTPArchive.Log(creator: creator)))
+    state = Locked(HTTPArchive(log: HTTPArchive.Log(creator: creator)))
   }
 
   /// The archive so far.

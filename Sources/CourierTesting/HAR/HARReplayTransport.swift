@@ -44,7 +44,7 @@ public final class HARReplayTransport: HTTPTransport {
   public let mode: Mode
   private let replays: [HARRequestKey: [Replay]]
   private let redactor: LogRedactor
-  private let state = Synchronized<(served: [HARRequestKey: Int], unmatched: [RecordedRequest])>(([:], []))
+  private let state = Locked<(served: [HARRequestKey: Int], unmatched: [RecordedRequest])>(([:], []))
 
   /// Creates a transport replaying `archive`.
   public init(archive: HTTPArchive, mode: Mode = .strict, redaction: HARRedaction = HARRedaction()) {

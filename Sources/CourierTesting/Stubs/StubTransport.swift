@@ -47,7 +47,7 @@ public final class StubTransport: HTTPTransport {
     case fail(UnmatchedRequestError)
   }
 
-  private let state: Synchronized<State>
+  private let state: Locked<State>
   private let clock: any DelayClock
   private let onUnmatched: (@Sendable (UnmatchedRequestError) -> Void)?
 
@@ -66,7 +66,7 @@ public final class StubTransport: HTTPTransport {
     clock: (any DelayClock)? = nil,
     onUnmatched: (@Sendable (UnmatchedRequestError) -> Void)? = nil
   ) {
-    state = Synchronized(State(entries: stubs.map { Entry(stub: $0) }, basePath: baseURL.map(Self.basePath(of:))))
+    state = Locked(State(entries: stubs.map { Entry(stub: $0) }, basePath: baseURL.map(Self.basePath(of:))))
     self.clock = clock ?? SystemDelayClock()
     self.onUnmatched = onUnmatched
   }

@@ -14,11 +14,11 @@ import Foundation
 /// #expect(clock.sleeps == [4])
 /// ```
 public final class TestDelayClock: DelayClock {
-  private let state: Synchronized<(now: Date, sleeps: [TimeInterval])>
+  private let state: Locked<(now: Date, sleeps: [TimeInterval])>
 
   /// Creates a clock that starts at `now`; by default 2027-01-15 08:00:00 UTC, the same in every run.
   public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-    state = Synchronized((now, []))
+    state = Locked((now, []))
   }
 
   /// The clock's time: where it started plus every sleep so far.

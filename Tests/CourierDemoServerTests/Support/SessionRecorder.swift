@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -6,7 +7,7 @@ import FoundationNetworking
 
 /// Runs one URLSession data task with a delegate and records what arrived before it ended: the response, the body
 /// bytes (counted, and kept up to a limit) and the error, if any.
-final class SessionRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class SessionRecorder: NSObject, URLSessionDataDelegate, Sendable {
   /// What a finished task delivered.
   struct Outcome: Sendable {
     var response: HTTPURLResponse?
@@ -15,10 +16,13 @@ final class SessionRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendab
     var error: URLError?
   }
 
-  private let lock = NSLock()
+  private struct State {
+    var outcome = Outcome(response: nil, data: Data(), byteCount: 0, error: nil)
+    var continuation: CheckedContinuation<Outcome, Never>?
+  }
+
+  private let state = Locked(State())
   private let keep: Int
-  private var outcome = Outcome(response: nil, data: Data(), byteCount: 0, error: nil)
-  private var continuation: CheckedContinuation<Outcome, Never>?
 
   private init(keep: Int) {
     self.keep = keep
@@ -30,7 +34,7 @@ final class SessionRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendab
     let session = URLSession(configuration: .ephemeral, delegate: recorder, delegateQueue: nil)
     defer { session.finishTasksAndInvalidate() }
     return await withCheckedContinuation { continuation in
-      recorder.lock.withLock { recorder.continuation = continuation }
+      recorder.state.withLock { $0.continuation = continuation }
       session.dataTask(with: request).resume()
     }
   }
@@ -41,27 +45,27 @@ final class SessionRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendab
     didReceive response: URLResponse,
     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
   ) {
-    lock.withLock { outcome.response = response as? HTTPURLResponse }
+    state.withLock { $0.outcome.response = response as? HTTPURLResponse }
     completionHandler(.allow)
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    lock.withLock {
-      outcome.byteCount += data.count
-      if outcome.data.count < keep {
-        outcome.data.append(data.prefix(keep - outcome.data.count))
+    let keep = keep
+    state.withLock { state in
+      state.outcome.byteCount += data.count
+      if state.outcome.data.count < keep {
+        state.outcome.data.append(data.prefix(keep - state.outcome.data.count))
       }
     }
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     let failure = error.map(Self.urlError)
-    lock.lock()
-    outcome.error = failure
-    let finished = outcome
-    let waiting = continuation
-    continuation = nil
-    lock.unlock()
+    let (finished, waiting) = state.withLock { state in
+      state.outcome.error = failure
+      defer { state.continuation = nil }
+      return (state.outcome, state.continuation)
+    }
     waiting?.resume(returning: finished)
   }
 

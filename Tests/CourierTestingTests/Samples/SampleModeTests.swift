@@ -52,7 +52,7 @@ enum MovieAPI: EndpointConvertible {
   }
 
   @Test func samplesRunThroughTheInterceptorsAndTheStatusRules() async throws {
-    let seen = Synchronized<[String]>([])
+    let seen = Locked<[String]>([])
     let client = APIClient.sampling { configuration in
       configuration.serverErrorType = DemoError.self
       configuration.interceptors = [

@@ -35,7 +35,7 @@ import Testing
   }
 
   @Test func aTransportWithoutStubsSaysSoAndCallsTheHook() async throws {
-    let seen = Synchronized<[String]>([])
+    let seen = Locked<[String]>([])
     let transport = StubTransport(onUnmatched: { failure in seen.withLock { $0.append(failure.description) } })
     let error = await #expect(throws: CourierError.self) {
       try await APIClient.testing(transport: transport).send(Endpoint<Empty>.get("/anything"))

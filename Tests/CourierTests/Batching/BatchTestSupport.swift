@@ -38,4 +38,4 @@ enum BatchEndpoints {
 }
 
 /// Collects values handed to a `@Sendable` callback, for assertions afterwards.
-typealias Recorder<Value> = Synchronized<[Value]>
+typealias Recorder<Value> = Locked<[Value]>

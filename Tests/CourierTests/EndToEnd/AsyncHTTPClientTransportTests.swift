@@ -120,7 +120,7 @@ import Darwin
       let bytes = 12_000_000
       let expected = try await DownloadEndToEndTests.sha256(of: bytes, client)
       let request = try client.httpRequest(for: Endpoint<Data>.get("/download/\(bytes)"))
-      let sent = Synchronized(0)
+      let sent = Locked(0)
       var options = TransportOptions(timeout: 45)
       options.requestSent = { sent.withLock { $0 += 1 } }
       let (response, body) = try await server.transport.send(request, body: nil, options: options)

@@ -162,7 +162,7 @@ import Testing
 
   @Test(arguments: TransportKind.allCases)
   func cancellingTheIterationClosesTheConnection(_ kind: TransportKind) async throws {
-    let closed = Synchronized(false)
+    let closed = Locked(false)
     let server = try await ScriptedServer.start { connection in
       guard try await connection.readRequest() != nil else { return }
       try await connection.write(Self.streamHead + "data: first\n\n")

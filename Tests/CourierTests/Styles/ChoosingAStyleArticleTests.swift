@@ -72,7 +72,7 @@ private struct AuthController {
   @Test(arguments: TransportKind.allCases)
   func theBuilderWithCallbacksLogsInAndReportsAWrongPassword(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let outcome = Synchronized<[String]>()
+      let outcome = Locked<[String]>()
       let good = client.call(AuthController().login(email: "demo@courier.dev", password: "secret123"))
         .callbacks(on: .nonisolated)
         .onSuccess { tokens in outcome.append("token \(tokens.tokenType)") }

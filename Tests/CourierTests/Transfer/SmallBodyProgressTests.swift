@@ -10,7 +10,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aSlowSmallBodyReportsProgressAsItArrives(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let seen = Synchronized<[Int64]>()
+      let seen = Locked<[Int64]>()
       let data = try await client.value(
         Endpoint<Data>.get("/download/65536").query("rate", 131_072).onDownloadProgress {
           seen.append($0.completedBytes)

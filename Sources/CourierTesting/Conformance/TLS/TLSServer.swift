@@ -1,3 +1,4 @@
+import Courier
 import Crypto
 import Foundation
 import NIOCore
@@ -9,7 +10,7 @@ import X509
 /// then closes the connection, and counts the requests that reached it through a completed handshake.
 package final class TLSServer: Sendable {
   private let channel: any Channel
-  private let received: Synchronized<Int>
+  private let received: Locked<Int>
 
   /// The port the server listens on.
   package var port: Int { channel.localAddress?.port ?? 0 }
@@ -29,7 +30,7 @@ package final class TLSServer: Sendable {
       ],
       privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(issued.key.pemRepresentation.utf8), format: .pem)))
     let context = try NIOSSLContext(configuration: tls)
-    let received = Synchronized(0)
+    let received = Locked(0)
     self.received = received
     channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -50,9 +51,9 @@ package final class TLSServer: Sendable {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
     private var head = ""
-    private let received: Synchronized<Int>
+    private let received: Locked<Int>
 
-    init(received: Synchronized<Int>) { self.received = received }
+    init(received: Locked<Int>) { self.received = received }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
       var buffer = unwrapInboundIn(data)
