@@ -1,11 +1,19 @@
 import Courier
 import Foundation
 import NIOCore
-import _NIOFileSystem
+import NIOPosix
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A body made of bytes in memory and whole files (a file body, a multipart form) as the `ByteBuffer`s
-/// AsyncHTTPClient writes: files are read with NIO's file system straight into buffers of `chunkLength` bytes, so
-/// no file byte is copied on its way to the connection.
+/// AsyncHTTPClient writes: files are read with `pread` on NIO's blocking-I/O thread pool straight into buffers of
+/// `chunkLength` bytes, so no file byte is copied on its way to the connection.
 ///
 /// Each iteration opens the files again (Courier sends a body again for a redirect or a retry by making a new
 /// request from it). A file whose size changed since the body was made fails the request with
@@ -14,7 +22,7 @@ struct SegmentByteBuffers: AsyncSequence, Sendable {
   typealias Element = ByteBuffer
 
   /// The size of the buffers files are read into, one at a time with the next one read ahead. Each buffer costs
-  /// AsyncHTTPClient, NIO's file system and this sequence about 47,000 instructions whatever its size, so small
+  /// AsyncHTTPClient, the thread pool and this sequence about 47,000 instructions whatever its size, so small
   /// buffers cost CPU (a file upload's MiB: 296,000 instructions with 128 KiB buffers, 104,000 with 512 KiB ones,
   /// 64,000 with 1 MiB ones, against 22,000–26,000 for raw AsyncHTTPClient with 1 MiB buffers). Memory stays bounded
   /// because the body waits for the event loops after each MiB (see `EventLoopQueues`): a 1 GiB upload peaks at
@@ -75,12 +83,15 @@ struct SegmentByteBuffers: AsyncSequence, Sendable {
 
 /// A file open for reading, read a buffer at a time with the next one already being read; closed when read to its
 /// end, or when dropped before that. Only the iterator that opened it uses it.
+///
+/// Opening, reading and closing run on `NIOThreadPool.singleton`, NIO's pool for blocking file I/O (the one
+/// AsyncHTTPClient's file downloads and `NonBlockingFileIO` use), through POSIX `open`, `pread` and `close`.
 final class OpenedFile {
   let url: URL
   let expectedSize: Int64
-  private let handle: ReadFileHandle
+  private let descriptor: FileDescriptor
   /// The read of the next buffer, started when the previous one was handed on, so reading the file overlaps sending
-  /// it; at most two buffers are in memory, where NIO's chunked reader keeps up to eight ahead.
+  /// it; at most two buffers are in memory.
   private var pending: Task<ByteBuffer, any Error>?
   /// Where the next read starts.
   private var offset: Int64 = 0
@@ -91,7 +102,8 @@ final class OpenedFile {
     self.url = url
     self.expectedSize = expectedSize
     do {
-      handle = try await FileSystem.shared.openFile(forReadingAt: FilePath(url.path), options: .init())
+      let path = url.path
+      descriptor = try await NIOThreadPool.singleton.runIfActive { try FileDescriptor.open(path) }
     } catch {
       throw CourierError(.invalidRequest, "The file \(url.path) could not be opened", underlyingError: error)
     }
@@ -102,26 +114,28 @@ final class OpenedFile {
     // read in flight ends (closing under it could hand its descriptor number to another file mid-read).
     guard open else { return }
     if let pending {
-      let handle = handle
+      let descriptor = descriptor
       pending.cancel()
       Task {
         _ = try? await pending.value
-        try? handle.detachUnsafeFileDescriptor().close()
+        descriptor.close()
       }
     } else {
-      try? handle.detachUnsafeFileDescriptor().close()
+      descriptor.close()
     }
   }
 
-  /// Starts reading the buffer at `offset`: one `pread` of up to ``SegmentByteBuffers/chunkLength`` bytes, never
-  /// past one byte beyond the expected size (that byte shows a file that grew).
+  /// Starts reading the buffer at `offset`: up to ``SegmentByteBuffers/chunkLength`` bytes, never past one byte
+  /// beyond the expected size (that byte shows a file that grew).
   @discardableResult
   private func startRead() -> Task<ByteBuffer, any Error> {
-    let wanted = min(Int64(SegmentByteBuffers.chunkLength), expectedSize + 1 - offset)
+    let wanted = Int(min(Int64(SegmentByteBuffers.chunkLength), expectedSize + 1 - offset))
     let start = offset
-    offset += wanted
-    let handle = handle
-    let read = Task { try await handle.readChunk(fromAbsoluteOffset: start, length: .bytes(wanted)) }
+    offset += Int64(wanted)
+    let descriptor = descriptor
+    let read = Task {
+      try await NIOThreadPool.singleton.runIfActive { try descriptor.read(wanted, at: start) }
+    }
     pending = read
     return read
   }
@@ -138,12 +152,7 @@ final class OpenedFile {
     }
     pending = nil
     guard buffer.readableBytes > 0 else {
-      do {
-        try await handle.close()
-      } catch {
-        // Closing could not run (its thread pool refused it): give the descriptor back here.
-        try? handle.detachUnsafeFileDescriptor().close()
-      }
+      descriptor.close()
       open = false
       guard read == expectedSize else {
         throw CourierError(
@@ -158,5 +167,62 @@ final class OpenedFile {
     }
     startRead()
     return buffer
+  }
+}
+
+/// A POSIX file descriptor open for reading. Reads are positioned (`pread`), so they never share a file offset.
+struct FileDescriptor: Sendable {
+  /// An `errno` from a call on the file.
+  struct Failure: Error, CustomStringConvertible {
+    var call: String
+    var code: Int32
+    var description: String { "\(call): \(String(cString: strerror(code))) (errno \(code))" }
+  }
+
+  let value: Int32
+
+  /// Opens `path` for reading; blocks.
+  static func open(_ path: String) throws -> FileDescriptor {
+    while true {
+      #if canImport(Darwin)
+      let value = Darwin.open(path, O_RDONLY | O_CLOEXEC)
+      #elseif canImport(Glibc)
+      let value = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+      #else
+      let value = Musl.open(path, O_RDONLY | O_CLOEXEC)
+      #endif
+      if value >= 0 { return FileDescriptor(value: value) }
+      guard errno == EINTR else { throw Failure(call: "open", code: errno) }
+    }
+  }
+
+  /// Up to `count` bytes from `offset` in a new buffer: fewer only at the end of the file; blocks.
+  func read(_ count: Int, at offset: Int64) throws -> ByteBuffer {
+    var buffer = ByteBufferAllocator().buffer(capacity: count)
+    while buffer.readableBytes < count {
+      let position = offset + Int64(buffer.readableBytes)
+      let wanted = count - buffer.readableBytes
+      var failure: Int32 = 0
+      let got = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { bytes in
+        let result = pread(value, bytes.baseAddress, wanted, off_t(position))
+        if result < 0 { failure = errno }
+        return max(result, 0)
+      }
+      if failure == EINTR { continue }
+      if failure != 0 { throw Failure(call: "pread", code: failure) }
+      if got == 0 { break }
+    }
+    return buffer
+  }
+
+  /// Closes the descriptor.
+  func close() {
+    #if canImport(Darwin)
+    _ = Darwin.close(value)
+    #elseif canImport(Glibc)
+    _ = Glibc.close(value)
+    #else
+    _ = Musl.close(value)
+    #endif
   }
 }
