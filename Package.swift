@@ -193,13 +193,15 @@ let package = Package(
       path: "Tests/CourierTestSupport",
       swiftSettings: swiftSettings
     ),
+    // One test target per library; helpers shared between them live in CourierTestSupport only.
     .testTarget(
       name: "CourierTests",
       dependencies: [
-        "Courier", "CourierStyles", "CourierAsyncHTTPClient", "CourierTesting", "CourierDemoServer",
-        "CourierTestSupport", "CourierObservability", "CourierOpenAPI", "CourierDemoClient", "CourierSQLiteCache",
-        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        "Courier", "CourierAsyncHTTPClient", "CourierTesting", "CourierDemoServer", "CourierTestSupport",
+        "CourierSQLiteCache",
         // ImportedTogetherTests: Courier's names beside those of the packages users import with it.
+        "CourierStyles", "CourierObservability", "CourierOpenAPI",
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -208,8 +210,42 @@ let package = Package(
         .product(name: "X509", package: "swift-certificates"),
         .product(name: "SwiftASN1", package: "swift-asn1"),
         .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "CourierStylesTests",
+      dependencies: ["Courier", "CourierStyles", "CourierTesting", "CourierTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "CourierAsyncHTTPClientTests",
+      dependencies: [
+        "Courier", "CourierAsyncHTTPClient", "CourierTesting", "CourierTestSupport",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "CourierObservabilityTests",
+      dependencies: [
+        "Courier", "CourierObservability", "CourierTesting", "CourierTestSupport",
         .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
         .product(name: "MetricsTestKit", package: "swift-metrics"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "CourierOpenAPITests",
+      dependencies: [
+        "Courier", "CourierOpenAPI", "CourierDemoClient", "CourierDemoServer", "CourierTestSupport",
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
       ],
       swiftSettings: swiftSettings
     ),

@@ -14,3 +14,6 @@ extension Locked where Value: RangeReplaceableCollection {
   /// What was recorded, in order.
   package var values: Value { withLock { $0 } }
 }
+
+/// Collects values handed to a `@Sendable` callback, for assertions afterwards.
+package typealias Recorder<Value> = Locked<[Value]>

@@ -11,3 +11,12 @@ public func patternData(count: Int, step: Int = 31, offset: Int = 0) -> Data {
   data.append(contentsOf: period.prefix(max(count - data.count, 0)))
   return data
 }
+
+/// A new file named `name` holding `contents`, in a folder of its own under the temporary directory.
+public func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-mp-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  let url = directory.appendingPathComponent(name)
+  try contents.write(to: url)
+  return url
+}

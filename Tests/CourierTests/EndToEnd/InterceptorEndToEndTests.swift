@@ -5,50 +5,6 @@ import Testing
 
 @testable import Courier
 
-/// What `/admin/stats` reports.
-@available(macOS 14, iOS 17, tvOS 17, *)
-struct DemoStats: Decodable, Sendable {
-  var refreshCalls: Int
-  var requests: [String: Int]
-  var maxInFlight: Int?
-  var flaky: [String: Int]?
-}
-
-@available(macOS 14, iOS 17, tvOS 17, *)
-struct Attempts: Decodable, Sendable {
-  var key: String
-  var attempts: Int
-}
-
-@available(macOS 14, iOS 17, tvOS 17, *)
-struct Hits: Decodable, Sendable {
-  var key: String
-  var hits: Int
-}
-
-@available(macOS 14, iOS 17, tvOS 17, *)
-extension APIClient {
-  func stats() async throws -> DemoStats {
-    try await value(Endpoint<DemoStats>.get("/admin/stats").withoutAuthentication())
-  }
-
-  func login() async throws -> AuthToken {
-    let tokens = try await value(Endpoint<Tokens>.post("/auth/login", body: Credentials()).withoutAuthentication())
-    return AuthToken(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
-  }
-}
-
-/// A refresh call against the demo API's `/auth/refresh`, over the test's transport.
-@available(macOS 14, iOS 17, tvOS 17, *)
-func demoRefresh(_ server: DemoServerFixture) -> @Sendable (AuthToken) async throws -> AuthToken {
-  let refresher = server.client()
-  return { old in
-    let tokens = try await refresher.value(
-      Endpoint<Tokens>.post("/auth/refresh", body: ["refreshToken": old.refreshToken ?? ""]).asTokenRefresh())
-    return AuthToken(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
-  }
-}
-
 @Suite struct AuthEndToEndTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)

@@ -19,11 +19,6 @@ struct UploadReport: Decodable, Sendable {
   var totalBytes: Int
 }
 
-@available(macOS 14, iOS 17, tvOS 17, *)
-struct DownloadDigest: Decodable, Sendable {
-  var sha256: String
-}
-
 /// Multipart forms through a real parser (the demo API's), over every transport.
 @Suite struct MultipartEndToEndTests {
   @available(macOS 14, iOS 17, tvOS 17, *)

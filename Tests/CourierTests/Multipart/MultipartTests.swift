@@ -38,14 +38,6 @@ struct MultipartTestError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-func temporaryFile(_ contents: Data, name: String = "file.bin") throws -> URL {
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-mp-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-  let url = directory.appendingPathComponent(name)
-  try contents.write(to: url)
-  return url
-}
-
 @Suite struct MultipartFormDataTests {
   @Test func framingHeadersAndLengthFollowRFC7578() async throws {
     let file = try temporaryFile(Data(repeating: 0xAB, count: 300_000), name: "photo.JPG")

@@ -118,7 +118,7 @@ import Darwin
   @Test(.timeLimit(.minutes(1))) func aReportedRequestStreamsALargeBodyToASlowReader() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
       let bytes = 12_000_000
-      let expected = try await DownloadEndToEndTests.sha256(of: bytes, client)
+      let expected = try await client.downloadDigest(of: bytes)
       let request = try client.httpRequest(for: Endpoint<Data>.get("/download/\(bytes)"))
       let sent = Locked(0)
       var options = TransportOptions(timeout: 45)

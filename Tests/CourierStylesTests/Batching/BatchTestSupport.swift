@@ -36,6 +36,3 @@ enum BatchEndpoints {
     .get("/counted/\(key)/hits")
   }
 }
-
-/// Collects values handed to a `@Sendable` callback, for assertions afterwards.
-typealias Recorder<Value> = Locked<[Value]>
