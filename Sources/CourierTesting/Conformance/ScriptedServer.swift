@@ -29,17 +29,21 @@ public final class ScriptedServer: Sendable {
   private let listener: any Channel
   private let serving: Task<Void, Never>
   private let log: Locked<Log>
+  private let unclaimed: Locked<Unclaimed>
 
   struct Log {
     var requests: [ScriptedRequest] = []
     var connections = 0
   }
 
-  private init(port: Int, listener: any Channel, serving: Task<Void, Never>, log: Locked<Log>) {
+  private init(
+    port: Int, listener: any Channel, serving: Task<Void, Never>, log: Locked<Log>, unclaimed: Locked<Unclaimed>
+  ) {
     self.port = port
     self.listener = listener
     self.serving = serving
     self.log = log
+    self.unclaimed = unclaimed
   }
 
   /// `http://127.0.0.1:<port>`.
@@ -57,12 +61,22 @@ public final class ScriptedServer: Sendable {
   /// Starts a server on a free port of 127.0.0.1 that runs `script` for every connection it accepts.
   public static func start(_ script: @escaping Script) async throws -> ScriptedServer {
     let log = Locked(Log())
+    // Every accepted connection is wrapped in an `NIOAsyncChannel` as it is accepted, and an `NIOAsyncChannel`
+    // must be run (`executeThenClose`) before it is dropped. A connection accepted while the listener closes can be
+    // wrapped but never reach the accept loop: it waits here until ``stop()`` runs it; once stopped, new
+    // connections are refused before they are wrapped.
+    let unclaimed = Locked(Unclaimed())
     let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
       .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
       .bind(host: "127.0.0.1", port: 0) { channel in
         channel.eventLoop.makeCompletedFuture {
-          try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+          try unclaimed.withLock { unclaimed in
+            guard !unclaimed.stopped else { throw ScriptedServerError.stopped }
+            let wrapped = try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+            unclaimed.channels[ObjectIdentifier(channel)] = wrapped
+            return wrapped
+          }
         }
       }
     let listener = server.channel
@@ -76,6 +90,7 @@ public final class ScriptedServer: Sendable {
       await withTaskGroup(of: Void.self) { group in
         try? await server.executeThenClose { inbound in
           for try await connection in inbound {
+            unclaimed.withLock { _ = $0.channels.removeValue(forKey: ObjectIdentifier(connection.channel)) }
             let index = log.withLock { log in
               log.connections += 1
               return log.connections - 1
@@ -90,12 +105,11 @@ public final class ScriptedServer: Sendable {
             }
           }
         }
-        // The listener closed (``stop()``): the connections it accepted until then were all handed over, so none is
-        // dropped unfinished; their scripts end now.
+        // The listener closed (``stop()``): the scripts of the connections it handed over end now.
         group.cancelAll()
       }
     }
-    return ScriptedServer(port: port, listener: listener, serving: serving, log: log)
+    return ScriptedServer(port: port, listener: listener, serving: serving, log: log, unclaimed: unclaimed)
   }
 
   /// Closes the listener and every open connection, and cancels the scripts still running.
@@ -104,7 +118,23 @@ public final class ScriptedServer: Sendable {
     // reaches a script (which finishes it) rather than being dropped.
     try? await listener.close()
     await serving.value
+    // Connections accepted as the listener closed that never reached the loop: closed without a script.
+    let leftover = unclaimed.withLock { unclaimed in
+      unclaimed.stopped = true
+      defer { unclaimed.channels = [:] }
+      return Array(unclaimed.channels.values)
+    }
+    for connection in leftover {
+      try? await connection.executeThenClose { _, _ in }
+    }
   }
+}
+
+/// Connections wrapped for the accept loop that it has not taken yet.
+struct Unclaimed: Sendable {
+  var channels: [ObjectIdentifier: NIOAsyncChannel<ByteBuffer, ByteBuffer>] = [:]
+  /// Set by ``ScriptedServer/stop()``: later connections are refused.
+  var stopped = false
 }
 
 /// Why a ``ScriptedServer`` could not start.
@@ -113,6 +143,8 @@ public enum ScriptedServerError: Error, Equatable {
   case noPort
   /// A request head was longer than 64 KiB, or was not HTTP.
   case malformedRequest(String)
+  /// A connection arrived after ``ScriptedServer/stop()``.
+  case stopped
 }
 
 /// One request as a ``ScriptedServer`` read it.

@@ -24,6 +24,31 @@ extension TransportConformance {
         try run.expect(error.kind == .invalidURL, "a dot segment ended with \(error)")
         try run.expect(server.requests.isEmpty, "the server saw \(server.requests)")
       },
+      TransportConformanceCase(
+        "A streamed body whose bytes disagree with its declared length is refused, and no whole request is sent"
+      ) { run in
+        let server = try await run.answering { _, connection in try await connection.respond(200) }
+        let client = run.client(server)
+        for (chunks, had) in [
+          ([Data(repeating: 0x61, count: 17)], "17"), ([Data(count: 10), Data(count: 9)], "at least 19"),
+        ] {
+          let body = BodyStream(
+            AsyncStream { continuation in
+              for chunk in chunks { continuation.yield(chunk) }
+              continuation.finish()
+            }, length: 18)
+          let error = try await run.error {
+            try await client.send(
+              Endpoint<Data>.post("/upload").body(.body(body, contentType: "application/octet-stream")).timeout(5)
+                .retries(false))
+          }
+          try run.expect(error.kind == .invalidRequest, "a body of \(had) bytes declared 18 ended with \(error)")
+          try run.expect(
+            error.detail.contains("declared 18 bytes, the body had \(had)"),
+            "the error does not name both lengths: \(error)")
+        }
+        try run.expect(server.requests.isEmpty, "the server read a whole request: \(server.requests)")
+      },
       TransportConformanceCase("Paths, queries and header values reach the server byte for byte") { run in
         let server = try await run.answering { request, connection in
           try await connection.respond(200, body: "\(request.target) \(request.header("X-Note") ?? "-")")
