@@ -145,8 +145,9 @@ import Darwin
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(.timeLimit(.minutes(1))) func aReportedRequestsTimeoutEndsWithTheHead() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
-      let request = try client.httpRequest(for: Endpoint<Data>.get("/download/600000").query(["rate": 300_000]))
-      var options = TransportOptions(timeout: 1)
+      // A body of 5 s at the server's rate, a timeout of 3 s: room for a loaded machine to see the head in time.
+      let request = try client.httpRequest(for: Endpoint<Data>.get("/download/1500000").query(["rate": 300_000]))
+      var options = TransportOptions(timeout: 3)
       options.requestSent = {}
       // A test process starved by the tests beside it may see the head after the timeout; only a head that arrived
       // in time makes a case, so those attempts are repeated.
@@ -160,8 +161,8 @@ import Darwin
         }
         var count = 0
         for try await chunk in body { count += chunk.count }
-        #expect(count == 600_000)
-        #expect(ContinuousClock.now - started > .seconds(1.2), "the body took longer than the timeout")
+        #expect(count == 1_500_000)
+        #expect(ContinuousClock.now - started > .seconds(3.5), "the body took longer than the timeout")
         return
       }
       Issue.record("the head never arrived within the timeout")

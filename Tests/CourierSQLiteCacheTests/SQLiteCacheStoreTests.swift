@@ -178,23 +178,18 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     for round in 0..<3 {
-      let process = Process()
-      process.executableURL = writer
-      process.arguments = [url.path]
-      let output = Pipe()
-      process.standardOutput = output
-      try process.run()
+      var ends: [Int32] = [0, 0]
+      #expect(pipe(&ends) == 0)
+      let process = try ChildProcess.start(writer.path, [url.path], output: ends[1])
+      close(ends[1])
       // Blocking reads and waits run on a dispatch thread: the cooperative pool has only two threads here.
-      let reader = output.fileHandleForReading
+      let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
       let ready = await offThePool { reader.availableData }
       #expect(String(decoding: ready, as: UTF8.self).contains("ready"), "round \(round)")
       try await pause(milliseconds: 150 + round * 100)
-      kill(process.processIdentifier, SIGKILL)
-      let reason = await offThePool {
-        process.waitUntilExit()
-        return process.terminationReason
-      }
-      #expect(reason == .uncaughtSignal)
+      process.kill(SIGKILL)
+      let ended = await process.wait()
+      #expect(ended == .signalled(SIGKILL))
 
       let store = try SQLiteCacheStore(url: url, byteLimit: 64 * 1024 * 1024)
       #expect(try await store.integrityCheck() == ["ok"])

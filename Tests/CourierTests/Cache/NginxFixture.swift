@@ -24,7 +24,7 @@ final class Nginx: Sendable {
 
   let directory: URL
   let port: Int
-  let process: Process
+  let process: ChildProcess
 
   var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
   var root: URL { directory.appendingPathComponent("www") }
@@ -70,12 +70,7 @@ final class Nginx: Sendable {
       """
     let conf = directory.appendingPathComponent("nginx.conf")
     try configuration.write(to: conf, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["-p", path, "-c", conf.path]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let process = try ChildProcess.start(binary, ["-p", path, "-c", conf.path])
     let server = Nginx(directory: directory, port: port, process: process)
     for _ in 0..<200 {
       if canConnect(port: port) { return server }
@@ -117,7 +112,7 @@ final class Nginx: Sendable {
       """
   }
 
-  private init(directory: URL, port: Int, process: Process) {
+  private init(directory: URL, port: Int, process: ChildProcess) {
     self.directory = directory
     self.port = port
     self.process = process
@@ -143,13 +138,10 @@ final class Nginx: Sendable {
     }
   }
 
-  /// Kills nginx with SIGKILL: a child of the test process inherits its threads' blocked signal mask, so nginx
-  /// never sees SIGTERM or SIGQUIT.
+  /// Stops nginx with SIGTERM, on which its master stops its worker too (SIGKILL would leave the worker running),
+  /// and reaps it.
   func stop() {
-    if process.isRunning {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
+    process.terminateBlocking()
     try? FileManager.default.removeItem(at: directory)
   }
 

@@ -15,7 +15,7 @@ final class VethNamespace: Sendable {
   /// The end moved into the namespace.
   let peerEnd: String
   private let ip: String
-  private let viewers = Recorder<Process>()
+  private let viewers = Recorder<ChildProcess>()
 
   private init(ip: String, suffix: String) {
     self.ip = ip
@@ -44,7 +44,7 @@ final class VethNamespace: Sendable {
     }
     let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
     let namespace = VethNamespace(ip: ip, suffix: suffix)
-    let added = await Command.run(ip, ["netns", "add", namespace.name])
+    let added = await ChildProcess.run(ip, ["netns", "add", namespace.name])
     guard added.status == 0 else {
       try Test.cancel(
         "Skipped: creating a network namespace needs root (CAP_SYS_ADMIN); `ip netns add` failed: \(added.output)")
@@ -73,15 +73,9 @@ final class VethNamespace: Sendable {
   /// mounts the namespace's sysfs for that process, and `/proc/<pid>/root` shows its view of the file system.
   /// The process is stopped by ``destroy()`` (and ends by itself after 60 s).
   func namespaceSysfs() async throws -> URL {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: ip)
-    process.arguments = ["netns", "exec", name, "sleep", "60"]
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let process = try ChildProcess.start(ip, ["netns", "exec", name, "sleep", "60"])
     viewers.append(process)
-    let root = URL(fileURLWithPath: "/proc/\(process.processIdentifier)/root/sys/class/net")
+    let root = URL(fileURLWithPath: "/proc/\(process.pid)/root/sys/class/net")
     let stopwatch = Stopwatch()
     while !FileManager.default.fileExists(atPath: root.appendingPathComponent(peerEnd).path) {
       guard stopwatch.elapsed < 5 else { throw SetupError("the namespace's sysfs did not appear under \(root.path)") }
@@ -92,16 +86,16 @@ final class VethNamespace: Sendable {
 
   /// Stops the viewer processes and deletes the namespace, which deletes the pair.
   func destroy() async {
-    for process in viewers.values where process.isRunning {
-      // SIGKILL: children started from the test pool's threads inherit a mask that blocks SIGTERM.
-      kill(process.processIdentifier, SIGKILL)
+    for process in viewers.values {
+      process.kill(SIGKILL)
+      _ = await process.wait()
     }
-    _ = await Command.run(ip, ["netns", "del", name])
-    _ = await Command.run(ip, ["link", "del", hostEnd])  // Normally gone with the namespace already.
+    _ = await ChildProcess.run(ip, ["netns", "del", name])
+    _ = await ChildProcess.run(ip, ["link", "del", hostEnd])  // Normally gone with the namespace already.
   }
 
   private func ip(_ arguments: String...) async throws {
-    let result = await Command.run(ip, arguments)
+    let result = await ChildProcess.run(ip, arguments)
     guard result.status == 0 else {
       throw SetupError("ip \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.output)")
     }
@@ -113,43 +107,4 @@ final class VethNamespace: Sendable {
   }
 }
 
-/// Runs a program to completion on a thread of its own, so waiting for it never holds a thread of the test pool.
-///
-/// Output goes to a temporary file, not a pipe: a pipe's end inherited by some other child process (tests start
-/// processes in parallel) would keep the read from ever seeing its end.
-enum Command {
-  static func run(_ executable: String, _ arguments: [String]) async -> (status: Int32, output: String) {
-    await withCheckedContinuation { continuation in
-      Thread.detachNewThread {
-        continuation.resume(returning: runBlocking(executable, arguments))
-      }
-    }
-  }
-
-  private static func runBlocking(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
-    let log = FileManager.default.temporaryDirectory.appendingPathComponent("courier-command-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: log) }
-    guard FileManager.default.createFile(atPath: log.path, contents: nil),
-      let handle = try? FileHandle(forWritingTo: log)
-    else {
-      return (-1, "could not create \(log.path)")
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = handle
-    process.standardError = handle
-    do {
-      try process.run()
-    } catch {
-      try? handle.close()
-      return (-1, "\(error)")
-    }
-    process.waitUntilExit()
-    try? handle.close()
-    let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-    return (process.terminationStatus, output.trimmingCharacters(in: .whitespacesAndNewlines))
-  }
-}
 #endif

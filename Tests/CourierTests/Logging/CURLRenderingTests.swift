@@ -46,14 +46,8 @@ import Testing
   @Test func quotingSurvivesAShell() throws {
     let text = #"it's "quoted" $HOME `date` \n ''"#
     let quoted = CURLRendering.quoted(text)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "printf '%s' \(quoted)"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    process.waitUntilExit()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let (status, output) = ChildProcess.runBlocking("/bin/sh", ["-c", "printf '%s' \(quoted)"])
+    #expect(status == 0)
     #expect(output == text)
   }
 

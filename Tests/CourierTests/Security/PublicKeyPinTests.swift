@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Crypto
 import Foundation
 import SwiftASN1
@@ -202,16 +203,9 @@ enum OpenSSL {
   static let path = "/usr/bin/openssl"
 
   static func run(_ arguments: String...) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw CourierError(
-        .transport, "openssl \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+    let (status, output) = ChildProcess.runBlocking(path, arguments)
+    guard status == 0 else {
+      throw CourierError(.transport, "openssl \(arguments.joined(separator: " ")) exited with \(status): \(output)")
     }
   }
 }
