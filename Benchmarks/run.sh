@@ -655,6 +655,11 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo '```'
   printf '%s\n' "${RATIOS[@]}"
   echo '```'
+  # The A/B rows need two builds each; they are measured by hand and kept in AB.md.
+  if [[ -f "$HERE/AB.md" ]]; then
+    echo
+    cat "$HERE/AB.md"
+  fi
 } >"$HERE/RESULTS.md"
 
 echo

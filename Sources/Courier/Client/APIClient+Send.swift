@@ -6,12 +6,11 @@ extension APIClient {
   ///
   /// - Throws: ``CourierError`` and nothing else. Cancelling the calling task cancels the transfer and throws an
   ///   error whose ``CourierError/isCancellation`` is true.
-  @discardableResult @inline(__always)
+  @discardableResult
   public func send<Value>(_ endpoint: Endpoint<Value>) async throws -> APIResponse<Value> {
     try await send(endpoint, progress: TransferReporters(endpoint))
   }
 
-  @inline(__always)
   func send<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> APIResponse<Value> {
     let call = Call(client: self, endpoint: endpoint, progress: progress, incremental: false)
     return try await call.run { [self] request, response, body in

@@ -16,17 +16,31 @@ final class FlatQueryEncoder: Encoder {
     var scalar: QueryNode.Scalar?
   }
 
+  /// What one encoding has written so far.
+  ///
+  /// One stored property, so that adding a field is one access to the encoder's state: Swift checks each access
+  /// to a class's stored property for exclusivity at run time, and three or four accesses per field cost a flat
+  /// value a fifth of its encoding.
+  struct State {
+    var fields: [Field] = []
+    /// The tree's storage once the value turned out not to be flat.
+    var storage: KeyedStorage?
+    /// The tree encoder the whole value went to when it asked for something other than a keyed container.
+    var whole: QueryTreeEncoder?
+    /// Past 16 fields, a Bloom filter over the keys written (4,096 bits, two per key), so a repeated key is
+    /// noticed without a hash table: a key is compared with the others only when both its bits are already set.
+    /// Below that, comparing with every key costs less.
+    var filter: [UInt64] = []
+  }
+
   let options: URLQueryEncoder
   let context: EncodingContext
-  private(set) var fields: [Field] = []
+  private var state = State()
+
+  var fields: [Field] { state.fields }
   /// The tree's storage once the value turned out not to be flat.
-  private(set) var storage: KeyedStorage?
-  /// The tree encoder the whole value went to when it asked for something other than a keyed container.
-  private var whole: QueryTreeEncoder?
-  /// Past 16 fields, a Bloom filter over the keys written (4,096 bits, two per key), so a repeated key is noticed
-  /// without a hash table: a key is compared with the others only when both its bits are already set. Below that,
-  /// comparing with every key costs less.
-  private var filter: [UInt64] = []
+  var storage: KeyedStorage? { state.storage }
+  private var whole: QueryTreeEncoder? { state.whole }
 
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -34,7 +48,7 @@ final class FlatQueryEncoder: Encoder {
   private init(options: URLQueryEncoder) {
     self.options = options
     context = EncodingContext(keyEncoding: options.keyEncoding)
-    fields.reserveCapacity(16)
+    state.fields.reserveCapacity(16)
   }
 
   /// Encodes `value`, then hands the result to `flat` when it was flat, or to `tree` with the tree's entries.
@@ -128,41 +142,50 @@ final class FlatQueryEncoder: Encoder {
       _ = encoder.container(keyedBy: QueryCodingKey.self)
       for entry in tree().entries { encoder.keyedStorage?.set(entry.value, key: entry.key, name: entry.name) }
     }
-    whole = encoder
+    state.whole = encoder
     return encoder
   }
 
   /// The tree's storage, created from the fields so far the first time.
   func tree() -> KeyedStorage {
-    if let storage { return storage }
+    Self.tree(in: &state)
+  }
+
+  private static func tree(in state: inout State) -> KeyedStorage {
+    if let storage = state.storage { return storage }
     let created = KeyedStorage(sortsKeys: false)
-    for field in fields {
+    for field in state.fields {
       created.set(.node(field.scalar.map { .scalar($0) } ?? .null), key: field.key, name: field.name)
     }
-    storage = created
+    state.storage = created
     return created
   }
 
-  /// Adds a field, or moves to the tree when its key was written before (the tree replaces it in place).
-  func add(_ scalar: QueryNode.Scalar?, key: some CodingKey) {
-    let keyString = key.stringValue
-    let name = context.name(for: key)
-    let field = Field(key: QueryCodingKey(key), name: name, scalar: scalar)
-    if mayHaveSeen(keyString), fields.contains(where: { $0.key.stringValue == keyString }) {
-      tree().set(.node(scalar.map { .scalar($0) } ?? .null), key: field.key, name: name)
+  /// Adds a field, or moves to the tree when its key was written before (the tree replaces it in place). Returns
+  /// `false`, adding nothing, when the value has already moved to the tree: the caller then writes there.
+  func add(_ scalar: QueryNode.Scalar?, key: some CodingKey) -> Bool {
+    let field = Field(key: QueryCodingKey(key), name: context.name(for: key), scalar: scalar)
+    return Self.add(field, keyString: key.stringValue, to: &state)
+  }
+
+  private static func add(_ field: Field, keyString: String, to state: inout State) -> Bool {
+    guard state.storage == nil else { return false }
+    if mayHaveSeen(keyString, in: &state), state.fields.contains(where: { $0.key.stringValue == keyString }) {
+      tree(in: &state).set(.node(field.scalar.map { .scalar($0) } ?? .null), key: field.key, name: field.name)
     } else {
-      fields.append(field)
+      state.fields.append(field)
     }
+    return true
   }
 
   /// Whether `key` may have been written before: always below 16 fields, else when the filter says so.
-  private func mayHaveSeen(_ key: String) -> Bool {
-    if fields.count < 16 { return true }
-    if filter.isEmpty {
-      filter = [UInt64](repeating: 0, count: 64)
-      for field in fields { _ = Self.markSeen(field.key.stringValue, in: &filter) }
+  private static func mayHaveSeen(_ key: String, in state: inout State) -> Bool {
+    if state.fields.count < 16 { return true }
+    if state.filter.isEmpty {
+      state.filter = [UInt64](repeating: 0, count: 64)
+      for field in state.fields { _ = markSeen(field.key.stringValue, in: &state.filter) }
     }
-    return Self.markSeen(key, in: &filter)
+    return markSeen(key, in: &state.filter)
   }
 
   /// Sets `key`'s two bits in `filter`; whether both were set already.
@@ -195,14 +218,11 @@ struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   private func add(_ scalar: QueryNode.Scalar?, _ key: Key) throws {
-    // `encoder.storage` first: building the generic tree container costs a metadata lookup per field.
-    if encoder.storage != nil, var tree {
-      switch scalar {
-      case .some(let scalar): try tree.encodeScalar(scalar, forKey: key)
-      case .none: try tree.encodeNil(forKey: key)
-      }
-    } else {
-      encoder.add(scalar, key: key)
+    // The encoder first: building the generic tree container costs a metadata lookup per field.
+    guard !encoder.add(scalar, key: key), var tree else { return }
+    switch scalar {
+    case .some(let scalar): try tree.encodeScalar(scalar, forKey: key)
+    case .none: try tree.encodeNil(forKey: key)
     }
   }
 
@@ -224,12 +244,12 @@ struct FlatKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     if encoder.storage != nil, var tree { return try tree.encode(value, forKey: key) }
-    if let special = EncodingContext.specialScalar(value) { return encoder.add(special, key: key) }
+    if let special = EncodingContext.specialScalar(value) { return try add(special, key) }
     // The property encodes itself (an enum's raw value, a nested struct, an array): through the tree, once.
     let node = try encoder.context.box(value, at: [key])
     switch node {
-    case .node(.scalar(let scalar)): encoder.add(scalar, key: key)
-    case .node(.null): encoder.add(nil, key: key)
+    case .node(.scalar(let scalar)): try add(scalar, key)
+    case .node(.null): try add(nil, key)
     default: encoder.tree().set(node, key: QueryCodingKey(key), name: encoder.context.name(for: key))
     }
   }

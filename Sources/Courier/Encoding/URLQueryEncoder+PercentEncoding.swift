@@ -95,13 +95,11 @@ extension URLQueryEncoder {
   }
 
   /// The uppercase hex digit of a value below 16.
-  @inline(__always)
   private static func hexDigit(_ value: UInt8) -> UInt8 {
     value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
   }
 
   /// Whether an ASCII byte is an RFC 3986 unreserved character.
-  @inline(__always)
   private static func isUnreserved(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
