@@ -40,7 +40,11 @@ package final class ChildProcess: Sendable {
   /// Starts `executable` with `arguments`; its standard input reads `/dev/null`, and its standard output and error go
   /// to `output` (a descriptor the caller keeps and closes) or to `/dev/null`.
   package static func start(_ executable: String, _ arguments: [String], output: Int32? = nil) throws -> ChildProcess {
+    #if canImport(Darwin)
+    var actions: posix_spawn_file_actions_t? = nil  // a pointer type on Darwin
+    #else
     var actions = posix_spawn_file_actions_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -59,12 +63,14 @@ package final class ChildProcess: Sendable {
     _ = closeFrom(&actions, 3)
     #endif
 
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
     #if canImport(Darwin)
-    flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+    var attributes: posix_spawnattr_t? = nil
+    let flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT)
+    #else
+    var attributes = posix_spawnattr_t()
+    let flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
     #endif
+    posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     var noSignals = sigset_t()
     sigemptyset(&noSignals)
