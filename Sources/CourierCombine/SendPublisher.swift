@@ -18,7 +18,7 @@ import OpenCombine
 /// return it erased to `AnyPublisher`. Make one yourself to publish any async Courier work:
 ///
 /// ```swift
-/// let pair = SendPublisher { try await client.send(userEndpoint, postsEndpoint, mode: .concurrent) }
+/// let pair = SendPublisher { try await client.values(userEndpoint, postsEndpoint, mode: .concurrent) }
 /// ```
 public struct SendPublisher<Output: Sendable>: Publisher, Sendable {
   /// Courier calls fail with `CourierError` only.

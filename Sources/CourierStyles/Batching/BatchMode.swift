@@ -1,13 +1,13 @@
 import Courier
 
-/// How ``Courier/APIClient/send(_:_:_:mode:)`` sends the endpoints of a batch: one after another, or all at once.
+/// How ``Courier/APIClient/values(_:_:_:mode:)`` sends the endpoints of a batch: one after another, or all at once.
 ///
 /// ```swift
 /// // Sequential (the default): the profile is fetched only after the settings arrived.
-/// let (settings, profile) = try await client.send(settingsEndpoint, profileEndpoint)
+/// let (settings, profile) = try await client.values(settingsEndpoint, profileEndpoint)
 ///
 /// // Concurrent: both are in flight together; the first failure cancels the other.
-/// let (user, posts) = try await client.send(userEndpoint, postsEndpoint, mode: .concurrent)
+/// let (user, posts) = try await client.values(userEndpoint, postsEndpoint, mode: .concurrent)
 /// ```
 ///
 /// Choose `.sequential` when the server should see the calls in order or when you want to spare it; choose
