@@ -591,7 +591,7 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo "  document is $SMALL_BYTES bytes of JSON decoded into a struct."
   echo "- **Upload**: \`PUT\` of the file to nginx's WebDAV module, which answers once the whole body has arrived."
   echo "  Raw AsyncHTTPClient streams 1 MiB \`ByteBuffer\`s read from the file; Courier sends \`.body(.file(_:))\`"
-  echo "  through \`APIClient.send\`, which \`AsyncHTTPClientTransport\` reads with NIO's file system into 1 MiB"
+  echo "  through \`APIClient.send\`, which \`AsyncHTTPClientTransport\` reads with pread on NIO's thread pool into 1 MiB"
   echo "  \`ByteBuffer\`s. Multipart: a hand-written preamble, the file's buffers and the closing boundary against"
   echo "  \`MultipartFormData.append(fileAt:)\`. Raw URLSession uses \`upload(for:fromFile:)\` (for multipart, of a form"
   echo "  file it writes first, as URLSession on Linux has no streamed body); \`URLSessionTransport\` uploads a file"
