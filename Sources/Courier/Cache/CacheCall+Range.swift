@@ -6,7 +6,8 @@ import HTTPTypes
 /// - One byte range is answered from a stored complete 200, or from stored parts that hold it, as a 206 with its
 ///   `Content-Range`, when the stored response may be served without contacting the origin.
 /// - Otherwise the request goes to the origin. A 206 that answers it is stored as a part when it has one
-///   `Content-Range` and a body of that length. Parts with the same strong `ETag` are combined, and once they cover
+///   `Content-Range` and a body no longer than that range (a shorter body holds the range's first bytes, and only
+///   they are stored). Parts with the same strong `ETag` are combined, and once they cover
 ///   the whole representation they become a complete 200; a part without a strong validator is stored alone,
 ///   replacing the parts held, and serves the ranges inside it. A 206 with the validator of a stored complete response refreshes
 ///   its head. A 200 is stored as usual.
@@ -100,11 +101,12 @@ extension CacheCall {
       contentRange.completeLength <= cache.maxEntrySize, Self.isIdentityEncoded(response),
       let variant = Self.storableVariant(request: request, response: response, partial: true)
     else { return (marked, responseBody) }
-    if let length = responseBody.length, length != contentRange.bytes.count {
-      return (marked, responseBody)
-    }
-    let data = try await responseBody.collect(upTo: contentRange.bytes.count)
-    guard data.count == contentRange.bytes.count else { return (marked, BodyStream(data)) }
+    if let length = responseBody.length, length > contentRange.bytes.count { return (marked, responseBody) }
+    let data = try await responseBody.collect()
+    // A body longer than its range is not stored: which of its bytes are the range's is unknown. A shorter one is an
+    // incomplete response (§3.3): its bytes are the range's first ones, and only they are stored.
+    guard !data.isEmpty, data.count <= contentRange.bytes.count else { return (marked, BodyStream(data)) }
+    let received = contentRange.bytes.lowerBound..<(contentRange.bytes.lowerBound + data.count)
     var head = response
     head.headerFields = Self.withoutHopByHop(response.headerFields)
     head.headerFields[.contentRange] = nil
@@ -132,7 +134,7 @@ extension CacheCall {
     {
       parts = held
     }
-    parts = parts.adding(data, at: contentRange.bytes)
+    parts = parts.adding(data, at: received)
     if parts.isComplete {
       head.status = .ok
       head.headerFields[.contentLength] = String(parts.completeLength)

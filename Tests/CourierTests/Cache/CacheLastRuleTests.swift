@@ -161,17 +161,38 @@ import Testing
     #expect(origin.hits == 3)
   }
 
-  @Test func aPartWhoseBodyDisagreesWithItsContentRangeIsNotStored() async throws {
+  @Test func aPartShorterThanItsContentRangeHoldsOnlyTheBytesThatArrived() async throws {
     let clock = ManualClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(.partialContent, ["Cache-Control": "max-age=600", "Content-Range": "bytes 4-9/10"], "01234")
     }
     let client = origin.client()
-    for _ in 0..<2 {
-      #expect(
-        try await client.send(Endpoint<String>.get("/p").header(.range, "bytes=-5").expectAnyStatus()).cacheStatus
-          == .miss)
+    func get(_ range: String) async throws -> APIResponse<String> {
+      try await client.send(Endpoint<String>.get("/p").header(.range, range).expectAnyStatus())
     }
+    #expect(try await get("bytes=-5").cacheStatus == .miss)
+    // Bytes 4–8 arrived; byte 9, which the field promised, did not: a range that needs it goes to the origin.
+    let inside = try await get("bytes=6-8")
+    #expect(inside.cacheStatus == .hit)
+    #expect(inside.value == "234")
+    #expect(inside.headerFields[.contentRange] == "bytes 6-8/10")
+    #expect(try await get("bytes=6-").cacheStatus == .miss)
+    #expect(try await get("bytes=-5").cacheStatus == .miss)
+    #expect(origin.hits == 3)
+  }
+
+  @Test func aPartLongerThanItsContentRangeIsPassedOnWholeAndNotStored() async throws {
+    let clock = ManualClock()
+    let origin = FakeOrigin(clock: clock) { _, _ in
+      reply(.partialContent, ["Cache-Control": "max-age=600", "Content-Range": "bytes 0-1/10"], "0123")
+    }
+    let client = origin.client()
+    for _ in 0..<2 {
+      let part = try await client.send(Endpoint<String>.get("/p").header(.range, "bytes=0-1").expectAnyStatus())
+      #expect(part.cacheStatus == .miss)
+      #expect(part.value == "0123")
+    }
+    #expect(origin.hits == 2)
   }
 
   // MARK: obs-text in validators
