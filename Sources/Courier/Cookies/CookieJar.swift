@@ -199,33 +199,52 @@ public final class CookieJar: Sendable {
   /// The `Set-Cookie` values in `value`, which may hold several joined with commas (as `HTTPURLResponse` joins
   /// repeated fields). A comma separates two cookies when a `name=` follows it, and is not the comma after the
   /// weekday of an `Expires` date.
+  ///
+  /// Linear in the value's length: the attribute a comma falls in is kept as it grows, never searched for again.
   static func splitJoined(_ value: String) -> [String] {
     guard value.contains(",") else { return [value] }
     var parts: [String] = []
     var current = ""
+    // The text after the last `;` of `current`: the attribute the next comma falls in.
+    var attribute = ""
+    var attributeHasDigit = false
     var rest = value[...]
     while let comma = rest.firstIndex(of: ",") {
       let before = rest[..<comma]
       let after = rest[rest.index(after: comma)...]
       current += before
-      let attribute = current.split(separator: ";", omittingEmptySubsequences: false).last ?? ""
-      let inExpires = attribute.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("expires=")
+      if let semicolon = before.lastIndex(of: ";") {
+        attribute = String(before[before.index(after: semicolon)...])
+        attributeHasDigit = attribute.contains(where: \.isNumber)
+      } else {
+        attribute += before
+        attributeHasDigit = attributeHasDigit || before.contains(where: \.isNumber)
+      }
+      let inExpires = attribute.drop(while: isWhitespace).prefix(8).lowercased() == "expires="
       let next = after.prefix { $0 != ";" && $0 != "," }
       let startsCookie =
         next.firstIndex(of: "=").map { equals in
           let name = next[..<equals].trimmingCharacters(in: .whitespaces)
           return !name.isEmpty && !name.contains(" ")
         } ?? false
-      if startsCookie, !inExpires || attribute.contains(where: \.isNumber) {
+      if startsCookie, !inExpires || attributeHasDigit {
         parts.append(current)
         current = ""
+        attribute = ""
+        attributeHasDigit = false
       } else {
         current += ","
+        attribute += ","
       }
       rest = after
     }
     parts.append(current + rest)
     return parts.map { $0.trimmingCharacters(in: .whitespaces) }
+  }
+
+  /// Whether `character` is one `trimmingCharacters(in: .whitespaces)` removes.
+  private static func isWhitespace(_ character: Character) -> Bool {
+    character.unicodeScalars.allSatisfy { CharacterSet.whitespaces.contains($0) }
   }
 
   /// `Max-Age`'s seconds: digits, optionally after a minus sign; `nil` for anything else.

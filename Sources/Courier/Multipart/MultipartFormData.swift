@@ -145,8 +145,17 @@ public struct MultipartFormData: Sendable {
 
   /// Escapes `"`, CR and LF in a quoted name as browsers do (`%22`, `%0D`, `%0A`).
   static func escape(_ value: String) -> String {
-    value.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
-      .replacingOccurrences(of: "\n", with: "%0A")
+    guard value.utf8.contains(where: { $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else { return value }
+    var escaped = ""
+    for scalar in value.unicodeScalars {
+      switch scalar {
+      case "\"": escaped += "%22"
+      case "\r": escaped += "%0D"
+      case "\n": escaped += "%0A"
+      default: escaped.unicodeScalars.append(scalar)
+      }
+    }
+    return escaped
   }
 
   static func randomBoundary() -> String {

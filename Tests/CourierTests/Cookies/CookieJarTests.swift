@@ -5,7 +5,7 @@ import Testing
 @testable import Courier
 
 /// RFC 6265 storage and retrieval rules of ``CookieJar``, without a network.
-@Suite struct CookieJarTests {
+@Suite(.timeLimit(.minutes(1))) struct CookieJarTests {
   static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
   /// A jar whose clock reads `clock`'s value.
@@ -227,6 +227,29 @@ import Testing
       ["a=1; Expires=Wed, 09 Jun 2100 10:18:14 GMT; Path=/, b=2, c=3; Max-Age=60"],
       from: URL(string: "https://example.com/")!)
     #expect(header(jar, "https://example.com/") == "a=1; b=2; c=3")
+  }
+
+  @Test(arguments: [
+    ("a=1, b=2", ["a=1", "b=2"]),
+    ("a=1; Expires=Wed, 09 Jun 2100 10:18:14 GMT, b=2", ["a=1; Expires=Wed, 09 Jun 2100 10:18:14 GMT", "b=2"]),
+    ("a=1; Expires=Wed, b=2", ["a=1; Expires=Wed, b=2"]),
+    ("a=1; Expires=Wed 9, b=2", ["a=1; Expires=Wed 9", "b=2"]),
+    ("a=x,y; Path=/, c", ["a=x,y; Path=/, c"]),
+    ("a=1;  EXPIRES=Thu, 01 Jan 2099 00:00:00 GMT ,b=2", ["a=1;  EXPIRES=Thu, 01 Jan 2099 00:00:00 GMT", "b=2"]),
+    ("a=1; Path=/;x=1, b c=2, d=3", ["a=1; Path=/;x=1, b c=2", "d=3"]),
+  ])
+  func joinedValuesSplitAtCommasThatStartACookie(joined: String, values: [String]) {
+    #expect(CookieJar.splitJoined(joined) == values)
+  }
+
+  @Test func aLongValueFullOfCommasSplitsInOnePass() {
+    // 20,000 commas inside one Expires attribute and then as many cookies: each comma is looked at once.
+    let inside = "a=1; Expires=" + String(repeating: "x,", count: 20_000) + "9"
+    let cookies = (0..<20_000).map { "c\($0)=\($0)" }
+    let parts = CookieJar.splitJoined(inside + ", " + cookies.joined(separator: ", "))
+    #expect(parts.count == 20_001)
+    #expect(parts.first == inside)
+    #expect(parts.last == "c19999=19999")
   }
 
   @Test func requestsCarryTheJarsCookiesAfterTheirOwn() {
