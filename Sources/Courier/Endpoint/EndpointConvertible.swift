@@ -32,6 +32,9 @@ import HTTPTypes
 /// let page = try await client.value(MovieAPI.popular(page: 2), as: MoviePage.self)
 /// ```
 public protocol EndpointConvertible: Sendable {
+  /// The type of ``task``: ``NoEndpointTask`` unless the type declares a `task` of its own.
+  associatedtype DeclaredTask: Sendable = NoEndpointTask
+
   /// A base URL for this API, overriding the client's; `nil` (the default) uses the client's.
   var baseURL: URL? { get }
   /// The path, joined to the base URL.
@@ -46,10 +49,26 @@ public protocol EndpointConvertible: Sendable {
   var headers: [HTTPHeader] { get }
   /// A canned response for sample mode (previews, demos, tests); none by default. See ``SampleResponse``.
   var sample: SampleResponse? { get }
+  /// Nothing (``NoEndpointTask``) by default. CourierStyles' `TargetType` carries a call's parameters in a `task`;
+  /// a type that declares `var task: EndpointTask` without conforming to `TargetType` gets a deprecation warning
+  /// asking it to, and its task is still applied, so that a `task` written for `TargetType` is never silently
+  /// ignored.
+  var task: DeclaredTask { get }
 
   /// The endpoint this value describes, decoding to `Value`. The default builds it from the requirements above;
   /// implement it to set anything else an ``Endpoint`` can carry.
   func endpoint<Value: Decodable & Sendable>(as type: Value.Type) -> Endpoint<Value>
+}
+
+/// The ``EndpointConvertible/task`` of a type that declares none.
+public struct NoEndpointTask: Sendable {
+  /// The empty task.
+  public init() {}
+}
+
+extension EndpointConvertible where DeclaredTask == NoEndpointTask {
+  /// No task.
+  public var task: NoEndpointTask { NoEndpointTask() }
 }
 
 extension EndpointConvertible {

@@ -19,7 +19,7 @@ import Courier
 /// }
 /// let posts = try await TargetRouter<BlogAPI>(client: client).request(.posts(page: 1), as: [Post].self)
 /// ```
-public protocol TargetType: EndpointConvertible {
+public protocol TargetType: EndpointConvertible where DeclaredTask == NoEndpointTask {
   /// Typed body and URL parameters and extra headers; ``EndpointTask/request`` (nothing) by default. Applied after
   /// `EndpointConvertible.query`, `EndpointConvertible.body` and `EndpointConvertible.headers`: its URL
   /// parameters are appended, its body replaces `body`, and its headers replace those of the same name.
@@ -31,6 +31,18 @@ extension TargetType {
   public var task: EndpointTask { .request }
 
   /// The endpoint the requirements describe, with the ``task`` applied.
+  public func endpoint<Value: Decodable & Sendable>(as type: Value.Type) -> Endpoint<Value> {
+    task.apply(to: defaultEndpoint(as: type))
+  }
+}
+
+extension EndpointConvertible where DeclaredTask == EndpointTask {
+  /// The endpoint the requirements describe, with the `task` applied: what `TargetType` does. A type that
+  /// declares a `task` conforms to `TargetType`; this default only keeps such a task from being silently ignored.
+  @available(
+    *, deprecated,
+    message: "a task is applied by TargetType: conform to TargetType instead of EndpointConvertible"
+  )
   public func endpoint<Value: Decodable & Sendable>(as type: Value.Type) -> Endpoint<Value> {
     task.apply(to: defaultEndpoint(as: type))
   }

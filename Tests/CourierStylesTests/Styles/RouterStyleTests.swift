@@ -77,7 +77,29 @@ private enum ShopAPI: TargetType {
   }
 }
 
+/// A `task` written for `TargetType` on a plain `EndpointConvertible`: applied, never silently ignored, and the
+/// conformance draws a deprecation warning (`Scripts/check-moved-requirements.sh` checks it). The conformance is
+/// itself deprecated here so that the tests build without that warning.
+private enum MovedTaskAPI {
+  case search(String)
+}
+
+@available(*, deprecated, message: "draws the moved-task warning on purpose")
+extension MovedTaskAPI: EndpointConvertible {
+  var path: String { "/search" }
+  var task: EndpointTask {
+    if case .search(let text) = self { .requestParameters(url: ["q": .string(text)]) } else { .request }
+  }
+}
+
 @Suite struct RouterStyleTests {
+  @available(*, deprecated, message: "uses a conformance that draws the moved-task warning")
+  @Test func aTaskOnAPlainEndpointConvertibleIsAppliedNotIgnored() throws {
+    let client = APIClient(baseURL: URL(string: "https://api.example.com"))
+    let request = try client.httpRequest(for: MovedTaskAPI.search("lamp shade").endpoint(as: Empty.self))
+    #expect(request.path == "/search?q=lamp%20shade")
+  }
+
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func tasksSendTypedAndLiteralParameters(_ transport: TransportKind) async throws {
