@@ -84,8 +84,8 @@ struct CacheCall: Sendable {
     guard cache.refreshing.withLock({ $0.insert(key).inserted }) else { return }
     var detached = context
     detached.events = EventSink()
-    detached.attributes.removeValue(for: TransportStartKey.self)
-    detached.attributes.removeValue(for: TransferReportersKey.self)
+    detached.transportStart = nil
+    detached.progress = nil
     let background = CacheCall(cache: cache, request: request, body: body, context: detached, next: next)
     Task {
       _ = try? await background.revalidate(entry, fallback: nil)

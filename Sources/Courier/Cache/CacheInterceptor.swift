@@ -56,7 +56,7 @@ public struct CacheInterceptor: Interceptor {
     context: CallContext,
     next: Next
   ) async throws -> (HTTPResponse, BodyStream) {
-    if context[IncrementalBodyKey.self] { return try await next(request, body, context) }
+    if context.deliversBodyIncrementally { return try await next(request, body, context) }
     if request.headerFields[.range] != nil {
       // Range applies to GET only (RFC 9110 §14.2); a HEAD with one goes on as it is.
       guard request.method == .get else { return try await next(request, body, context) }

@@ -15,37 +15,13 @@ import HTTPTypes
 public final class APIClient: Sendable {
   /// The configuration the client was made with.
   public let configuration: Configuration
-  let baseTarget: Result<RequestTarget, CourierError>?
-  let defaultFields: HTTPFields
-  /// Why a configured default header cannot be sent; every request then fails with it.
-  let defaultFieldsProblem: CourierError?
-  let callCounter = Locked<UInt64>(0)
-  /// The deadlines of this client's calls, kept by one timer task.
-  let deadlines = DeadlineTimer()
-  /// The configured interceptors in front of the transport, composed once.
-  let chain: InterceptorNext
-  /// The messages ``CourierError/userMessage`` shows for this client's failures.
-  let messages: UserMessages
+  /// What the client made of its configuration for its calls (see `Pipeline/Pipeline.swift`).
+  let engine: CallEngine
 
   /// Creates a client with a full configuration.
   public init(configuration: Configuration) {
     self.configuration = configuration
-    messages = UserMessages(configuration)
-    baseTarget = configuration.baseURL.map { url in
-      Result { try RequestTarget(url: url) }.mapError { $0 as? CourierError ?? CourierError(.invalidURL, "\(url)") }
-    }
-    var fields = configuration.defaultHeaders
-    let encodings = configuration.transport.supportedContentEncodings
-    if fields[.acceptEncoding] == nil, !encodings.isEmpty,
-      let field = try? HTTPHeader.acceptEncoding(encodings).validated()
-    {
-      fields.append(field)
-    }
-    defaultFields = fields
-    defaultFieldsProblem = fields.lazy.compactMap { HTTPHeader.valueProblem($0.value, name: $0.name.rawName) }.first
-    chain = Self.chain(
-      configuration.interceptors, transport: configuration.transport, redirects: configuration.redirects,
-      cookies: configuration.cookies, cleartext: CleartextPolicy(hosts: configuration.cleartextHosts))
+    engine = CallEngine(configuration)
   }
 
   /// Creates a client for `baseURL`, letting you adjust the rest of the configuration.

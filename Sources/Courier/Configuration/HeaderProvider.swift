@@ -9,7 +9,7 @@ struct HeaderProvider: Sendable {
   ///
   /// - Throws: ``CourierError/Kind-swift.struct/encoding`` when an `Encodable` value cannot be encoded.
   func headers() throws -> [HTTPHeader] {
-    try APIClient.encoding("headers", make)
+    try CallEngine.encoding("headers", make)
   }
 }
 
@@ -59,17 +59,5 @@ extension APIClient.Configuration {
   /// Adds the non-`nil` properties of a fixed value as headers of every request; see the closure form of `addEncodedHeaders(_:)`.
   public mutating func addEncodedHeaders(_ value: some Encodable & Sendable) {
     addEncodedHeaders { value }
-  }
-}
-
-extension APIClient {
-  /// Adds every provider's headers to `fields`, later providers replacing earlier fields of the same name.
-  func applyHeaderProviders(to fields: inout HTTPFields) throws {
-    for provider in configuration.headerProviders {
-      for header in try provider.headers() {
-        let field = try header.validated()
-        fields[field.name] = field.value
-      }
-    }
   }
 }

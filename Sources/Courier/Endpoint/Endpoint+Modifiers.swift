@@ -163,14 +163,14 @@ extension Endpoint {
   /// let feed = Endpoint<Data>.get("/export").timeout(600).idleTimeout(15)
   /// ```
   public func idleTimeout(_ seconds: TimeInterval) -> Endpoint {
-    attribute(IdleTimeoutKey.self, seconds)
+    with { $0.idleTimeout = seconds }
   }
 
   /// The largest response body this call reads into memory, over the client's
   /// ``APIClient/Configuration/maxResponseBytes``; a larger one fails with
   /// ``CourierError/Kind-swift.struct/responseTooLarge``.
   public func maxResponseBytes(_ bytes: Int) -> Endpoint {
-    attribute(MaxResponseBytesKey.self, bytes)
+    with { $0.maxResponseBytes = bytes }
   }
 
   /// Sets the message a failure with `status` shows as ``CourierError/userMessage``.
@@ -197,14 +197,4 @@ extension Endpoint {
   public func decode(_ decode: @escaping @Sendable (Data, HTTPResponse, JSONDecoder) throws -> Value) -> Endpoint {
     with { $0.decodeBody = decode }
   }
-}
-
-/// The longest a call may go without receiving a byte; see ``Endpoint/idleTimeout(_:)``.
-enum IdleTimeoutKey: AttributeKey {
-  static let defaultValue: TimeInterval? = nil
-}
-
-/// The largest response body a call reads into memory; see ``Endpoint/maxResponseBytes(_:)``.
-enum MaxResponseBytesKey: AttributeKey {
-  static let defaultValue: Int? = nil
 }

@@ -1,20 +1,5 @@
 import Foundation
 
-/// Reports an upload's progress as the transport takes the body's bytes.
-enum UploadProgressKey: AttributeKey {
-  static let defaultValue: (@Sendable (TransferProgress) -> Void)? = nil
-}
-
-/// Reports a download's progress as the response body is read.
-enum DownloadProgressKey: AttributeKey {
-  static let defaultValue: (@Sendable (TransferProgress) -> Void)? = nil
-}
-
-/// Runs once, when a call's request has gone out.
-enum TransportStartKey: AttributeKey {
-  static let defaultValue: (@Sendable () async -> Void)? = nil
-}
-
 extension Endpoint {
   /// Calls `handler` as the request body goes out: zero first, then as the transport takes bytes, ending at the
   /// body's length. Values never go back, even when a retry sends the body again.
@@ -27,7 +12,7 @@ extension Endpoint {
   /// }
   /// ```
   public func onUploadProgress(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> Endpoint {
-    attribute(UploadProgressKey.self, handler)
+    with { $0.uploadProgress = handler }
   }
 
   /// Calls `handler` as the response body is read: zero first, then per chunk, ending at the body's length
@@ -35,7 +20,7 @@ extension Endpoint {
   ///
   /// The handler runs on the transfer's thread and must return quickly; hop to the main actor for UI.
   public func onDownloadProgress(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> Endpoint {
-    attribute(DownloadProgressKey.self, handler)
+    with { $0.downloadProgress = handler }
   }
 
   /// Runs `handler` once, when the request has gone out on a connection, as the transport reports it through
@@ -51,6 +36,6 @@ extension Endpoint {
   /// let feed = Endpoint<Feed>.get("/feed").onTransportStart { await spinner.start() }
   /// ```
   public func onTransportStart(_ handler: @escaping @Sendable () async -> Void) -> Endpoint {
-    attribute(TransportStartKey.self, handler)
+    with { $0.transportStart = handler }
   }
 }

@@ -62,6 +62,21 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
   var queryParts: [QueryPart]
   var decodeBody: (@Sendable (Data, HTTPResponse, JSONDecoder) throws -> Value)?
 
+  // Settings the call pipeline reads, set with their modifiers; interceptors' settings are `attributes`.
+
+  /// See ``idleTimeout(_:)``.
+  var idleTimeout: TimeInterval?
+  /// See ``maxResponseBytes(_:)``.
+  var maxResponseBytes: Int?
+  /// See ``redirects(_:)``.
+  var redirectPolicy: RedirectPolicy?
+  /// See ``onTransportStart(_:)``.
+  var transportStart: (@Sendable () async -> Void)?
+  /// See ``onUploadProgress(_:)``.
+  var uploadProgress: (@Sendable (TransferProgress) -> Void)?
+  /// See ``onDownloadProgress(_:)``.
+  var downloadProgress: (@Sendable (TransferProgress) -> Void)?
+
   /// Creates an endpoint; `Endpoint<Token>("auth/login").method(.post)` reads like the request it describes.
   public init(_ path: String, method: HTTPRequest.Method = .get) {
     self.method = method

@@ -68,7 +68,7 @@ extension APIClient {
     maxReconnections: Int? = 5,
     clock: (any DelayClock)? = nil
   ) -> AsyncThrowingStream<Element, any Error> {
-    let decoder = decoder ?? self.decoder(for: endpoint)
+    let decoder = decoder ?? engine.decoder(for: endpoint)
     let reconnection = EventStreamReconnection(
       delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock ?? SystemDelayClock())
     let events = ServerEventSequence<Element>(

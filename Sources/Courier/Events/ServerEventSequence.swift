@@ -109,7 +109,7 @@ struct ServerEventSequence<Element: Sendable>: AsyncSequence, Sendable {
     }
 
     private static func failure(_ error: any Error) -> CourierError {
-      if let failure = error as? CourierError { return APIClient.cancellationAware(failure) }
+      if let failure = error as? CourierError { return failure.cancellationAware() }
       if error is CancellationError || Task.isCancelled {
         return CourierError(.cancelled, "The event stream was cancelled", underlyingError: error)
       }

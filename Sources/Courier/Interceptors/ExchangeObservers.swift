@@ -6,16 +6,10 @@ import HTTPTypes
 package typealias ExchangeObserver =
   @Sendable (inout HTTPRequest) -> @Sendable (Result<HTTPResponse, any Error>) -> Void
 
-/// The observers of every exchange a call has with its transport (each retry, each redirect hop), run by the last
-/// stage; set by interceptors in the package such as the tracing interceptor.
-enum ExchangeObserversKey: AttributeKey {
-  static let defaultValue: [ExchangeObserver] = []
-}
-
 extension CallContext {
   /// Adds `observer` to the exchanges the rest of this call has with the transport.
   package mutating func observeExchanges(_ observer: @escaping ExchangeObserver) {
-    self[ExchangeObserversKey.self].append(observer)
+    exchangeObservers.append(observer)
   }
 }
 

@@ -31,15 +31,10 @@ public struct RedirectPolicy: Sendable, Hashable {
   }
 }
 
-/// An endpoint's redirect policy, over the client's.
-enum RedirectPolicyKey: AttributeKey {
-  static let defaultValue: RedirectPolicy? = nil
-}
-
 extension Endpoint {
   /// Sets how this endpoint follows redirects, over ``APIClient/Configuration/redirects``; `.none` hands a
   /// redirect back (accept its status with ``expect(_:)-(HTTPResponse.Status...)``).
   public func redirects(_ policy: RedirectPolicy) -> Endpoint {
-    attribute(RedirectPolicyKey.self, policy)
+    with { $0.redirectPolicy = policy }
   }
 }

@@ -45,7 +45,7 @@ extension APIClient {
     let files = try DownloadFiles(
       destination: destination, url: "\(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "/")",
       replacesExistingFile: replacesExistingFile)
-    let reporter = endpoint.attributes[DownloadProgressKey.self].map { ProgressReporter(sequence: false, callback: $0) }
+    let reporter = endpoint.downloadProgress.map { ProgressReporter(sequence: false, callback: $0) }
     var resumedFrom: Int64?
     var resumptions: [Int64] = []
     var attempts = 0
@@ -130,7 +130,7 @@ extension APIClient {
       return (0, stream.body.length)
     default:
       let data = (try? await stream.body.collect(upTo: 1 << 20)) ?? Data()
-      throw unacceptable(
+      throw engine.unacceptable(
         endpoint, request: stream.request, response: stream.response, data: data)
     }
   }

@@ -55,15 +55,13 @@ extension APIClient {
 
   /// ``stream(_:)`` with the progress reporters chosen by the caller.
   func openStream<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> StreamedResponse {
-    let call = Call(client: self, endpoint: endpoint, progress: progress, incremental: true)
-    return try await call.run { [self] request, response, body in
+    try await engine.perform(endpoint, progress: progress, incremental: true) { call, request, response, body in
       guard endpoint.accepts(response.status) else {
         let data = try? await body.collect(upTo: 1 << 20)
-        throw unacceptable(endpoint, request: request, response: response, data: data ?? Data())
+        throw call.engine.unacceptable(endpoint, request: request, response: response, data: data ?? Data())
       }
       let chunks = ErrorTypedBody(
-        base: body, request: request, response: response, progress: progress,
-        idle: call.context[IdleTimeoutKey.self])
+        base: body, request: request, response: response, progress: progress, idle: call.context.idleTimeout)
       let stream = StreamedResponse(
         value: BodyStream(chunks, length: body.length, isRepeatable: body.isRepeatable), data: Data(),
         response: response, request: request, redirects: call.context.events.redirects)
@@ -97,7 +95,7 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
         return chunk
       } catch {
         progress?.download?.finish(complete: false)
-        var failure = APIClient.cancellationAware(CourierError(transportFailure: error, request: request))
+        var failure = CourierError(transportFailure: error, request: request).cancellationAware()
         if failure.response == nil { failure.response = response }
         throw failure
       }

@@ -7,15 +7,14 @@ struct TransferReporters: Sendable {
 
   /// Reporters for the endpoint's progress callbacks; `nil` when it has none, so plain calls pay nothing.
   init?<Value>(_ endpoint: borrowing Endpoint<Value>) {
-    guard endpoint.attributes[UploadProgressKey.self] != nil || endpoint.attributes[DownloadProgressKey.self] != nil
-    else { return nil }
+    guard endpoint.uploadProgress != nil || endpoint.downloadProgress != nil else { return nil }
     self.init(endpoint, sequences: false)
   }
 
   /// Reporters for the endpoint's callbacks and, with `sequences`, for progress streams as well.
   init<Value>(_ endpoint: borrowing Endpoint<Value>, sequences: Bool) {
-    let upload = endpoint.attributes[UploadProgressKey.self]
-    let download = endpoint.attributes[DownloadProgressKey.self]
+    let upload = endpoint.uploadProgress
+    let download = endpoint.downloadProgress
     if sequences || upload != nil {
       self.upload = ProgressReporter(sequence: sequences, callback: upload)
     }
@@ -29,9 +28,4 @@ struct TransferReporters: Sendable {
     upload?.finish(complete: complete)
     download?.finish(complete: complete)
   }
-}
-
-/// The progress reporters of a call in flight; the transport stage counts the request body's bytes with them.
-enum TransferReportersKey: AttributeKey {
-  static let defaultValue: TransferReporters? = nil
 }

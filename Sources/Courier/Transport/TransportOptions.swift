@@ -24,6 +24,15 @@ public struct TransportOptions: Sendable {
     self.attributes = attributes
   }
 
+  /// The options for one exchange of a call: its timeout, attributes, limit, idle timeout and how its body is read.
+  init(_ context: CallContext) {
+    timeout = context.timeout
+    attributes = context.attributes
+    deliversBodyIncrementally = context.deliversBodyIncrementally
+    maxResponseBytes = context.maxResponseBytes
+    idleTimeout = context.idleTimeout
+  }
+
   /// The call's value for `key` (a per-call setting for a transport of your own; see ``AttributeKey``), or the key's
   /// default.
   public subscript<Key: AttributeKey>(key: Key.Type) -> Key.Value {
@@ -33,20 +42,14 @@ public struct TransportOptions: Sendable {
 
   /// Whether the caller reads the response body as it arrives (``APIClient/stream(_:)``, downloads, download
   /// progress): a transport that buffers small bodies for speed hands this one on chunk by chunk instead.
-  public var deliversBodyIncrementally: Bool { attributes[IncrementalBodyKey.self] }
+  public package(set) var deliversBodyIncrementally = false
 
   /// The most response body bytes the call will read (``APIClient/Configuration/maxResponseBytes``), or `nil` when
   /// the caller reads the body as it arrives. A transport that receives ahead of its reader stops at this many
   /// bytes, so that memory stays bounded; Courier reports ``CourierError/Kind-swift.struct/responseTooLarge``.
-  public var maxResponseBytes: Int? { attributes[MaxResponseBytesKey.self] }
+  public package(set) var maxResponseBytes: Int?
 
   /// The call's idle timeout (``Endpoint/idleTimeout(_:)``), which Courier keeps by watching the body's chunks
   /// arrive: a transport hands the body on as it arrives when one is set, rather than collecting it first.
-  public var idleTimeout: TimeInterval? { attributes[IdleTimeoutKey.self] }
-}
-
-/// Set on calls whose caller reads the response body as it arrives; the cache stays out of their way and the
-/// transport hands the body on chunk by chunk.
-enum IncrementalBodyKey: AttributeKey {
-  static let defaultValue = false
+  public package(set) var idleTimeout: TimeInterval?
 }

@@ -69,6 +69,40 @@ private struct PriorityHeader: Interceptor {
     #expect(transport.requests.last?.options.deliversBodyIncrementally == true)
   }
 
+  @Test func thePipelinesOwnSettingsAreTypedFieldsAndLeaveTheAttributesToInterceptors() async throws {
+    let seen = Locked<CallContext?>(nil)
+    let transport = StubTransport(.any.reply(.status(.ok)))
+    let client = APIClient.stubbed(transport) {
+      $0.interceptors = [
+        ClosureInterceptor { request, body, context, next in
+          seen.withLock { $0 = context }
+          return try await next(request, body, context)
+        }
+      ]
+      $0.maxResponseBytes = 1000
+    }
+    try await client.send(
+      Endpoint<Empty>.get("/a").maxResponseBytes(10).idleTimeout(5).redirects(.none).onTransportStart {}
+        .onUploadProgress { _ in }.onDownloadProgress { _ in })
+    let context = try #require(seen.withLock { $0 })
+    #expect(context.attributes.isEmpty)
+    #expect(context.maxResponseBytes == 10)
+    #expect(context.idleTimeout == 5)
+    #expect(context.redirects.maximumRedirects == 0)
+    #expect(context.transportStart != nil)
+    #expect(context.progress?.upload != nil && context.progress?.download != nil)
+    #expect(context.deliversBodyIncrementally, "download progress reads the body as it arrives")
+    let options = try #require(transport.requests.first?.options)
+    #expect(options.maxResponseBytes == 10 && options.idleTimeout == 5 && options.deliversBodyIncrementally)
+
+    try await client.send(Endpoint<Empty>.get("/b").priority(1))
+    let plain = try #require(seen.withLock { $0 })
+    #expect(plain[Priority.self] == 1)
+    #expect(plain.maxResponseBytes == 1000, "the client's limit")
+    #expect(plain.idleTimeout == nil && plain.transportStart == nil && plain.progress == nil)
+    #expect(!plain.deliversBodyIncrementally)
+  }
+
   @Test func transportStartRunsOnceBeforeTheFirstAttemptAndNeverForACallThatIsNotSent() async throws {
     let starts = Locked(0)
     let transport = StubTransport(.any.reply(.status(.serviceUnavailable), .status(.ok)))

@@ -20,8 +20,8 @@ import FoundationNetworking
   ) async throws -> (HTTPResponse, BodyStream) {
     let transport = URLSessionTransport()
     var options = TransportOptions(timeout: 10)
-    options[IncrementalBodyKey.self] = incremental
-    options[MaxResponseBytesKey.self] = incremental ? nil : limit
+    options.deliversBodyIncrementally = incremental
+    options.maxResponseBytes = incremental ? nil : limit
     let request = HTTPRequest(method: .get, url: URL(string: path, relativeTo: baseURL)!.absoluteURL)
     return try await transport.send(request, body: nil, options: options)
   }
