@@ -655,11 +655,14 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo '```'
   printf '%s\n' "${RATIOS[@]}"
   echo '```'
-  # The A/B rows need two builds each; they are measured by hand and kept in AB.md.
-  if [[ -f "$HERE/AB.md" ]]; then
-    echo
-    cat "$HERE/AB.md"
-  fi
+  # The peers (kean/Get, Alamofire) are built from fetched sources that are not part of this repository, so their
+  # rows are measured by hand and kept in PEERS.md; the A/B rows need two builds each and are kept in AB.md.
+  for kept in PEERS.md AB.md; do
+    if [[ -f "$HERE/$kept" ]]; then
+      echo
+      cat "$HERE/$kept"
+    fi
+  done
 } >"$HERE/RESULTS.md"
 
 echo
