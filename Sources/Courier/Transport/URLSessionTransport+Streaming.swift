@@ -9,7 +9,8 @@ import FoundationNetworking
 /// The session delegate of a ``URLSessionTransport``: hands each task's callbacks to that task's own
 /// ``StreamingTaskDelegate``.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-  // @unchecked: the only state is the lock-protected table.
+  // @unchecked: NSObject is not Sendable on Linux. The mutable state is the lock-protected table; `serverTrust` is an
+  // immutable, Sendable evaluator.
   private let tasks = Locked<[Int: StreamingTaskDelegate]>([:])
   /// Checks servers by a policy other than the system's (on Apple platforms); `nil` leaves trust to the system.
   let serverTrust: ServerTrustEvaluator?
