@@ -89,7 +89,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
   ) async throws -> (HTTPResponse, BodyStream) {
     // A streamed body tells when the request went out by being pulled; a request without one, or with its bytes in
     // memory, goes through the delegate API, which reports the written head (only when someone listens for it).
-    let signalsThroughDelegate = options.requestSent != nil && (body == nil || body?.bufferedData != nil)
+    // So does a call whose deadline is a signal rather than a task to cancel: the delegate API's request can be
+    // cancelled from the signal's timer, before its head and while its body is read.
+    let inMemory = body == nil || body?.bufferedData != nil
+    let signalsThroughDelegate = (options.requestSent != nil || options.deadlineSignal != nil) && inMemory
     var clientRequest = try HTTPClientRequest(
       request, body: signalsThroughDelegate ? nil : body, requestSent: options.requestSent,
       writtenBy: client.eventLoopGroup)
@@ -99,10 +102,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     do {
       try Task.checkCancellation()
       let deadline = NIODeadline.after(seconds: options.timeout)
-      if signalsThroughDelegate, let requestSent = options.requestSent {
+      if signalsThroughDelegate {
         clientResponse = try await client.execute(
           clientRequest, buffered: body?.bufferedData.map { ByteBuffer(bytes: $0) }, deadline: deadline,
-          requestSent: requestSent)
+          requestSent: options.requestSent, signal: options.deadlineSignal)
       } else {
         clientResponse = try await client.execute(clientRequest, deadline: deadline)
       }
@@ -152,3 +155,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     return count
   }
 }
+
+// A request with its body in memory or none goes through the delegate API when the call's deadline is a signal, and
+// the signal cancels it.
+extension AsyncHTTPClientTransport: DeadlineSignalling {}

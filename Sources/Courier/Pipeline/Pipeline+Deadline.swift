@@ -72,6 +72,29 @@ enum Deadline {
     return try await finish(work, expired: expired)
   }
 
+  /// Runs `operation` in the calling task, with `signal` firing when it is not done within `seconds`; throws
+  /// ``Expired`` when the deadline cut it short. No task is made: what `operation` waits on must stop when `signal`
+  /// fires — the caller chooses this only when every stage of the work does (``CallEngine/signalsDeadlines``).
+  /// Cancelling the calling task cancels the work as it would any work of that task.
+  static func run<Result>(
+    seconds: TimeInterval,
+    timer: DeadlineTimer,
+    signal: DeadlineSignal,
+    inline operation: () async throws -> Result
+  ) async throws -> Result {
+    let token = timer.register(timeout: seconds) { signal.fire() }
+    let result: Result
+    do {
+      result = try await operation()
+    } catch {
+      guard timer.unregister(token) else { throw Expired(underlying: error, idle: nil) }
+      throw error
+    }
+    // Work cut short by the deadline may end without an error (a body stream that stops early); never hand it on.
+    guard timer.unregister(token) else { throw Expired(underlying: CancellationError(), idle: nil) }
+    return result
+  }
+
   /// Waits for `work`, cancelling it with the calling task, and throws ``Expired`` when the deadline cut it short.
   private static func finish<Result: Sendable>(
     _ work: Task<Result, any Error>,
@@ -104,6 +127,54 @@ enum Deadline {
     return max(1, seconds.rounded(.up)) + 1
   }
 }
+
+/// Tells a call's stages that its deadline passed, when the call's work runs in the caller's task and cannot be
+/// stopped by cancelling a task of its own.
+///
+/// A transport that honours it (``DeadlineSignalling``) registers how to stop its engine's request — the request
+/// itself and the reading of its body — with ``onFire(_:)`` as soon as the request exists. Handlers stay registered
+/// for the rest of the call: once the call has ended in time, its signal never fires.
+package final class DeadlineSignal: Sendable {
+  private struct State {
+    var fired = false
+    var handlers: [@Sendable () -> Void] = []
+  }
+
+  private let state = Locked(State())
+
+  package init() {}
+
+  /// Whether the deadline has passed.
+  package var hasFired: Bool { state.withLock { $0.fired } }
+
+  /// Runs `handler` when the deadline passes, or now if it already has.
+  package func onFire(_ handler: @escaping @Sendable () -> Void) {
+    let fired = state.withLock { state in
+      if !state.fired { state.handlers.append(handler) }
+      return state.fired
+    }
+    if fired { handler() }
+  }
+
+  /// The deadline passed: runs every handler registered, once.
+  func fire() {
+    let handlers = state.withLock { state in
+      state.fired = true
+      defer { state.handlers = [] }
+      return state.handlers
+    }
+    for handler in handlers { handler() }
+  }
+}
+
+/// A transport that stops its engine's request when a call's ``DeadlineSignal`` fires
+/// (``TransportOptions/deadlineSignal``), so that a call over it with nothing else in its way runs in the caller's
+/// task, without a task of its own for its deadline.
+///
+/// The signal is set only for a request whose body is in memory or absent; the transport registers its handler as
+/// soon as its engine's request exists, and the handler must end both the wait for the head and the reading of the
+/// body with an error.
+package protocol DeadlineSignalling {}
 
 /// A failure after the response head arrived, carrying the head out of the deadline's task.
 struct FailureAfterHead: Error {

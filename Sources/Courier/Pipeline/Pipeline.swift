@@ -38,6 +38,9 @@ final class CallEngine: Sendable {
   let chain: InterceptorNext
   /// The deadlines of this client's calls, kept by one timer task.
   let deadlines = DeadlineTimer()
+  /// Whether a call's deadline can be kept without a task of its own: no interceptor stands between the call and a
+  /// transport that stops its request when the call's ``DeadlineSignal`` fires.
+  let signalsDeadlines: Bool
   /// The messages ``CourierError/userMessage`` shows for this client's failures.
   let messages: UserMessages
   private let callCounter = Locked<UInt64>(0)
@@ -57,6 +60,7 @@ final class CallEngine: Sendable {
     }
     defaultFields = fields
     defaultFieldsProblem = fields.lazy.compactMap { HTTPHeader.valueProblem($0.value, name: $0.name.rawName) }.first
+    signalsDeadlines = configuration.interceptors.isEmpty && configuration.transport is any DeadlineSignalling
     chain = Self.chain(
       configuration.interceptors, transport: configuration.transport, cookies: configuration.cookies,
       cleartext: CleartextPolicy(hosts: configuration.cleartextHosts))
@@ -136,9 +140,10 @@ struct Call: Sendable {
       try Task.checkCancellation()
       let idle = context.idleTimeout
       let activity = idle.map { _ in Deadline.Activity() }
-      let (result, head, received) = try await Deadline.run(
-        seconds: context.timeout, idle: idle, activity: activity, timer: engine.deadlines
-      ) { [self] in
+      var context = self.context
+      let signal = runsInCallersTask(body: body) ? DeadlineSignal() : nil
+      context.deadlineSignal = signal
+      let work: @Sendable () async throws -> (Result, HTTPResponse, Int64?) = { [context] in
         let (head, responseBody) = try await engine.chain(built, body, context)
         activity?.touch()
         progress?.upload?.finish(complete: false)
@@ -150,6 +155,13 @@ struct Call: Sendable {
           throw FailureAfterHead(underlying: error, response: head)
         }
       }
+      let (result, head, received) =
+        if let signal {
+          try await Deadline.run(seconds: context.timeout, timer: engine.deadlines, signal: signal, inline: work)
+        } else {
+          try await Deadline.run(
+            seconds: context.timeout, idle: idle, activity: activity, timer: engine.deadlines, work)
+        }
       response = head
       if let minimum = minimumDuration {
         try await waitForMinimumDuration(minimum)
@@ -168,6 +180,15 @@ struct Call: Sendable {
       }
       throw failure
     }
+  }
+
+  /// Whether the call's work runs in the caller's task, its deadline kept by a ``DeadlineSignal`` instead of a task
+  /// of its own: when nothing between the call and its transport can wait on anything but the transport — no
+  /// interceptor, no start handler, no progress, no idle timeout, a body in memory or none — and the transport
+  /// honours the signal.
+  private func runsInCallersTask(body: BodyStream?) -> Bool {
+    engine.signalsDeadlines && context.timeout.isFinite && context.idleTimeout == nil && context.progress == nil
+      && context.transportStart == nil && (body == nil || body?.bufferedData != nil)
   }
 
   /// The ``CourierError`` for what the work threw: a timeout when the deadline passed, with the response head when

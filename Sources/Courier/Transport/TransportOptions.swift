@@ -31,6 +31,7 @@ public struct TransportOptions: Sendable {
     deliversBodyIncrementally = context.deliversBodyIncrementally
     maxResponseBytes = context.maxResponseBytes
     idleTimeout = context.idleTimeout
+    deadlineSignal = context.deadlineSignal
   }
 
   /// The call's value for `key` (a per-call setting for a transport of your own; see ``AttributeKey``), or the key's
@@ -52,4 +53,8 @@ public struct TransportOptions: Sendable {
   /// The call's idle timeout (``Endpoint/idleTimeout(_:)``), which Courier keeps by watching the body's chunks
   /// arrive: a transport hands the body on as it arrives when one is set, rather than collecting it first.
   public package(set) var idleTimeout: TimeInterval?
+
+  /// Fires when the call's deadline passes, for a call that runs in its caller's task: set only for a transport that
+  /// honours it (``DeadlineSignalling``), and only for a request whose body is in memory or absent.
+  package var deadlineSignal: DeadlineSignal?
 }

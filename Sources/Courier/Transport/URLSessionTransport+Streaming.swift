@@ -315,6 +315,8 @@ struct StreamingCall {
   /// Whether a small body is collected whole before the caller is resumed (the caller does not read it as it
   /// arrives).
   var collectsWhole = false
+  /// The call's deadline, when it is a signal rather than a task to cancel: firing cancels the task.
+  var signal: DeadlineSignal?
 
   /// Chunk size for writing a streamed request body to its temporary file.
   static let spoolChunkSize = 256 * 1024
@@ -353,6 +355,7 @@ struct StreamingCall {
       request: request, progress: body?.progress, uploadLength: uploadLength, temporaryFile: temporaryFile,
       requestSent: requestSent, limit: limit, collectsUpTo: collectsWhole ? Self.wholeBodyLimit : nil)
     delegate.register(taskDelegate, for: task)
+    signal?.onFire { taskDelegate.cancel() }
     let urlResponse = try await taskDelegate.start(task)
     let response = try URLSessionTransport.head(of: urlResponse, request: request)
     let body = taskDelegate.body

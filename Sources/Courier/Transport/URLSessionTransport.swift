@@ -192,7 +192,8 @@ public final class URLSessionTransport: HTTPTransport {
       urlRequest.setValue("close", forHTTPHeaderField: "Connection")
       return try await StreamingCall(
         session: unrepeatable.session, delegate: unrepeatable.delegate, request: request,
-        requestSent: options.requestSent, limit: options.maxResponseBytes, collectsWhole: !incremental
+        requestSent: options.requestSent, limit: options.maxResponseBytes, collectsWhole: !incremental,
+        signal: options.deadlineSignal
       ).run(urlRequest, body: body)
     }
     let path = Self.exchangePath(
@@ -207,19 +208,32 @@ public final class URLSessionTransport: HTTPTransport {
     if let delegate, path == .delegate {
       return try await StreamingCall(
         session: session, delegate: delegate, request: request, requestSent: options.requestSent,
-        limit: options.maxResponseBytes, collectsWhole: !incremental
+        limit: options.maxResponseBytes, collectsWhole: !incremental, signal: options.deadlineSignal
       )
       .run(urlRequest, body: body)
     }
     if let body {
       urlRequest.httpBody = try await body.collect()
     }
-    let (data, urlResponse) = try await perform(urlRequest, request: request)
+    let (data, urlResponse) = try await perform(urlRequest, request: request, signal: options.deadlineSignal)
     return (try Self.head(of: urlResponse, request: request), BodyStream(data))
   }
 
-  private func perform(_ urlRequest: URLRequest, request: HTTPRequest) async throws -> (Data, URLResponse) {
+  /// Runs a data task with a completion handler; cancelling the calling task, or `signal` firing, cancels it.
+  private func perform(
+    _ urlRequest: URLRequest,
+    request: HTTPRequest,
+    signal: DeadlineSignal?
+  ) async throws -> (Data, URLResponse) {
     let state = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+    let cancel: @Sendable () -> Void = {
+      let task = state.withLock { state in
+        state.cancelled = true
+        return state.task
+      }
+      task?.cancel()
+    }
+    signal?.onFire(cancel)
     do {
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
@@ -240,11 +254,7 @@ public final class URLSessionTransport: HTTPTransport {
           if cancelled { task.cancel() }
         }
       } onCancel: {
-        let task = state.withLock { state in
-          state.cancelled = true
-          return state.task
-        }
-        task?.cancel()
+        cancel()
       }
     } catch {
       // A server that failed the trust policy ends the task as cancelled; the evaluator kept why.
@@ -253,3 +263,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
   }
 }
+
+// Every way a request goes (a data task with a completion handler, a delegate task) cancels its task when the call's
+// deadline signal fires.
+extension URLSessionTransport: DeadlineSignalling {}

@@ -13,6 +13,7 @@ extension TransportConformance {
           try await run.error { try await run.client(server).send(Endpoint<Data>.get("/silent").timeout(0.5)) }
         }
         try run.expect(error.kind == .timeout, "a silent server ended with \(error)")
+        try run.expect(!Task.isCancelled, "the deadline cancelled the calling task")
         try run.expect(elapsed >= 0.49, "the 0.5 s deadline expired after \(elapsed) s")
         try run.expect(elapsed <= 0.5 + run.slack, "the 0.5 s deadline expired after \(elapsed) s")
       },
@@ -26,6 +27,7 @@ extension TransportConformance {
           try await run.error { try await run.client(server).send(Endpoint<Data>.get("/trickle").timeout(1)) }
         }
         try run.expect(error.kind == .timeout, "a trickled body ended with \(error)")
+        try run.expect(!Task.isCancelled, "the deadline cancelled the calling task")
         try run.expect(error.status?.code == 200, "the error lost the response head")
         try run.expect(elapsed <= 1 + run.slack, "the 1 s deadline expired after \(elapsed) s")
       },
@@ -39,6 +41,7 @@ extension TransportConformance {
           try await run.error { try await run.client(server).send(Endpoint<Data>.get("/endless").timeout(0.5)) }
         }
         try run.expect(error.kind == .timeout, "an endless response ended with \(error)")
+        try run.expect(!Task.isCancelled, "the deadline cancelled the calling task")
         try run.expect(elapsed <= 0.5 + run.slack, "the 0.5 s deadline expired after \(elapsed) s")
       },
       TransportConformanceCase("An idle timeout ends a call whose server goes quiet, and spares one that keeps sending")
