@@ -89,10 +89,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
   ) async throws -> (HTTPResponse, BodyStream) {
     // A streamed body tells when the request went out by being pulled; a request without one, or with its bytes in
     // memory, goes through the delegate API, which reports the written head (only when someone listens for it).
-    // So does a call whose deadline is a signal rather than a task to cancel: the delegate API's request can be
-    // cancelled from the signal's timer, before its head and while its body is read.
-    let inMemory = body == nil || body?.bufferedData != nil
-    let signalsThroughDelegate = (options.requestSent != nil || options.deadlineSignal != nil) && inMemory
+    let signalsThroughDelegate = options.requestSent != nil && (body == nil || body?.bufferedData != nil)
     var clientRequest = try HTTPClientRequest(
       request, body: signalsThroughDelegate ? nil : body, requestSent: options.requestSent,
       writtenBy: client.eventLoopGroup)
@@ -102,10 +99,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     do {
       try Task.checkCancellation()
       let deadline = NIODeadline.after(seconds: options.timeout)
-      if signalsThroughDelegate {
+      if signalsThroughDelegate, let requestSent = options.requestSent {
         clientResponse = try await client.execute(
           clientRequest, buffered: body?.bufferedData.map { ByteBuffer(bytes: $0) }, deadline: deadline,
-          requestSent: options.requestSent, signal: options.deadlineSignal)
+          requestSent: requestSent)
       } else {
         clientResponse = try await client.execute(clientRequest, deadline: deadline)
       }
@@ -156,6 +153,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
   }
 }
 
-// A request with its body in memory or none goes through the delegate API when the call's deadline is a signal, and
-// the signal cancels it.
-extension AsyncHTTPClientTransport: DeadlineSignalling {}
+// Not `DeadlineSignalling`: AsyncHTTPClient's async API stops a request (its head, and the reading of its body) only
+// when the task awaiting it is cancelled, so a call over this transport keeps its deadline in a task of its own. Its
+// delegate API can be cancelled from a timer, but a GET through it costs more instructions than that task does
+// (Benchmarks/AB.md).

@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Courier
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -7,8 +6,7 @@ import NIOHTTP1
 extension HTTPClient {
   /// Executes a request whose body (if any) is already in memory, calling `requestSent` once the request head has
   /// been written to a connection, and returns as soon as the response head has arrived; the response body streams
-  /// from the connection with backpressure, as with `execute(_:deadline:)`. When `signal` fires, the request is
-  /// cancelled: the wait for its head, or the reading of its body, fails.
+  /// from the connection with backpressure, as with `execute(_:deadline:)`.
   ///
   /// AsyncHTTPClient's async API reports nothing between queueing a request and its response head when there is no
   /// body to pull, so a call that must know when its request went out (Courier's `started` event, `onRequestStarted`)
@@ -18,8 +16,7 @@ extension HTTPClient {
     _ request: HTTPClientRequest,
     buffered body: ByteBuffer?,
     deadline: NIODeadline,
-    requestSent: (@Sendable () -> Void)?,
-    signal: DeadlineSignal?
+    requestSent: @escaping @Sendable () -> Void
   ) async throws -> HTTPClientResponse {
     var delegateRequest = try HTTPClient.Request(
       url: request.url, method: request.method, headers: request.headers, body: body.map { .byteBuffer($0) })
@@ -43,7 +40,6 @@ extension HTTPClient {
           if case .failure(let error) = result { delegate.fail(error) }
         }
         demand.attach(task)
-        signal?.onFire { demand.cancel() }
       }
     } onCancel: {
       demand.cancel()
@@ -157,13 +153,13 @@ final class SentSignallingDelegate: HTTPClientResponseDelegate, Sendable {
 
   private let source: ResponseBodyProducer.Source
   private let demand: BodyDemand
-  private let requestSent: (@Sendable () -> Void)?
+  private let requestSent: @Sendable () -> Void
   private let head = NIOLockedValueBox<CheckedContinuation<HTTPResponseHead, any Error>?>(nil)
   /// Runs when the response head arrives.
   private let headArrived: @Sendable () -> Void
 
   init(
-    source: ResponseBodyProducer.Source, demand: BodyDemand, requestSent: (@Sendable () -> Void)?,
+    source: ResponseBodyProducer.Source, demand: BodyDemand, requestSent: @escaping @Sendable () -> Void,
     headArrived: @escaping @Sendable () -> Void
   ) {
     self.source = source
@@ -195,7 +191,7 @@ final class SentSignallingDelegate: HTTPClientResponseDelegate, Sendable {
   }
 
   func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
-    requestSent?()
+    requestSent()
   }
 
   func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {

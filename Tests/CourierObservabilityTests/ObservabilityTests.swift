@@ -11,6 +11,14 @@ import Tracing
 
 /// Spans and metrics for calls, with the libraries' in-memory tracer and test metrics.
 @Suite(.timeLimit(.minutes(1))) struct ObservabilityTests {
+  @Test func tracingAndMetricsWaitOnlyOnTheChainSoACallThroughThemKeepsItsDeadlineWithoutATask() {
+    let interceptors: [any Interceptor] = [
+      TracingInterceptor(tracer: InMemoryTracer()), MetricsInterceptor(factory: TestMetrics()),
+    ]
+    #expect(interceptors.allSatisfy { $0 is any DeadlineSignalling })
+    #expect(!(RetryInterceptor() is any DeadlineSignalling), "a retry waits between attempts")
+  }
+
   @Test func aCallIsOneClientSpanWithAChildPerExchange() async throws {
     let tracer = InMemoryTracer()
     let transport = StubTransport(

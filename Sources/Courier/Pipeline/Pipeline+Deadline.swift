@@ -167,13 +167,14 @@ package final class DeadlineSignal: Sendable {
   }
 }
 
-/// A transport that stops its engine's request when a call's ``DeadlineSignal`` fires
-/// (``TransportOptions/deadlineSignal``), so that a call over it with nothing else in its way runs in the caller's
-/// task, without a task of its own for its deadline.
-///
-/// The signal is set only for a request whose body is in memory or absent; the transport registers its handler as
-/// soon as its engine's request exists, and the handler must end both the wait for the head and the reading of the
-/// body with an error.
+/// A stage of a call that never holds the call past its ``DeadlineSignal``, so that a call whose every stage is one
+/// runs in the caller's task, without a task of its own for its deadline:
+/// - a transport stops its engine's request when the signal fires (``TransportOptions/deadlineSignal``). The signal
+///   is set only for a request whose body is in memory or absent; the transport registers its handler as soon as its
+///   engine's request exists, and the handler must end both the wait for the head and the reading of the body with an
+///   error;
+/// - an interceptor waits on nothing but the rest of the chain and the bodies it hands on (logging, metrics,
+///   tracing): no sleep, no lock to wait for, no work of its own to await.
 package protocol DeadlineSignalling {}
 
 /// A failure after the response head arrived, carrying the head out of the deadline's task.

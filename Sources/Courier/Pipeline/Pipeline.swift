@@ -38,8 +38,8 @@ final class CallEngine: Sendable {
   let chain: InterceptorNext
   /// The deadlines of this client's calls, kept by one timer task.
   let deadlines = DeadlineTimer()
-  /// Whether a call's deadline can be kept without a task of its own: no interceptor stands between the call and a
-  /// transport that stops its request when the call's ``DeadlineSignal`` fires.
+  /// Whether a call's deadline can be kept without a task of its own: the transport stops its request when the
+  /// call's ``DeadlineSignal`` fires, and no interceptor waits on anything but the rest of the chain.
   let signalsDeadlines: Bool
   /// The messages ``CourierError/userMessage`` shows for this client's failures.
   let messages: UserMessages
@@ -60,7 +60,9 @@ final class CallEngine: Sendable {
     }
     defaultFields = fields
     defaultFieldsProblem = fields.lazy.compactMap { HTTPHeader.valueProblem($0.value, name: $0.name.rawName) }.first
-    signalsDeadlines = configuration.interceptors.isEmpty && configuration.transport is any DeadlineSignalling
+    signalsDeadlines =
+      configuration.transport is any DeadlineSignalling
+      && configuration.interceptors.allSatisfy { $0 is any DeadlineSignalling }
     chain = Self.chain(
       configuration.interceptors, transport: configuration.transport, cookies: configuration.cookies,
       cleartext: CleartextPolicy(hosts: configuration.cleartextHosts))
@@ -184,8 +186,8 @@ struct Call: Sendable {
 
   /// Whether the call's work runs in the caller's task, its deadline kept by a ``DeadlineSignal`` instead of a task
   /// of its own: when nothing between the call and its transport can wait on anything but the transport — no
-  /// interceptor, no start handler, no progress, no idle timeout, a body in memory or none — and the transport
-  /// honours the signal.
+  /// interceptor but those that wait only on the chain (logging, metrics, tracing), no start handler, no progress, no
+  /// idle timeout, a body in memory or none — and the transport honours the signal.
   private func runsInCallersTask(body: BodyStream?) -> Bool {
     engine.signalsDeadlines && context.timeout.isFinite && context.idleTimeout == nil && context.progress == nil
       && context.transportStart == nil && (body == nil || body?.bufferedData != nil)

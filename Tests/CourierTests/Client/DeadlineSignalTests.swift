@@ -1,6 +1,7 @@
 import CourierTestSupport
 import Foundation
 import HTTPTypes
+import Logging
 import Testing
 
 @testable import Courier
@@ -61,6 +62,16 @@ private struct Item: Decodable, Equatable {
     #expect(item == Item(name: "lamp"))
     #expect(caller != nil)
     #expect(transport.seen.withLock { $0 } == Array(repeating: .init(task: caller, signalled: true), count: 2))
+  }
+
+  @Test func aLoggingInterceptorWaitsOnlyOnTheChainAndLeavesTheCallInTheCallersTask() async throws {
+    let transport = SignalledTransport()
+    let caller = withUnsafeCurrentTask { $0?.hashValue }
+    var logger = Logger(label: "test")
+    logger.logLevel = .trace
+    let logging = LoggingInterceptor(logger: logger)
+    _ = try await client(transport) { $0.interceptors = [logging, logging] }.send(Endpoint<Data>.get("/logged"))
+    #expect(transport.seen.withLock { $0 } == [.init(task: caller, signalled: true)])
   }
 
   @Test func aCallWithSomethingThatMayWaitKeepsItsDeadlineInATaskOfItsOwn() async throws {

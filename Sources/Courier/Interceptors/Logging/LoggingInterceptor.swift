@@ -167,3 +167,6 @@ public struct LoggingInterceptor: Interceptor {
     Int((max(start.elapsed(), 0) * 1000).rounded())
   }
 }
+
+// It waits on nothing but the rest of the chain: a call through it can keep its deadline without a task.
+extension LoggingInterceptor: DeadlineSignalling {}
