@@ -90,7 +90,7 @@ enum Deadline {
       guard timer.unregister(token) else { throw Expired(underlying: error, idle: nil) }
       throw error
     }
-    // Work cut short by the deadline may end without an error (a body stream that stops early); never hand it on.
+    // Work that finished just as the deadline passed is not handed on: the call timed out.
     guard timer.unregister(token) else { throw Expired(underlying: CancellationError(), idle: nil) }
     return result
   }
@@ -170,14 +170,14 @@ package final class DeadlineSignal: Sendable {
 /// A stage of a call that never holds the call past its ``DeadlineSignal``, so that a call whose every stage is one
 /// runs in the caller's task, without a task of its own for its deadline:
 /// - a transport stops its engine's request when the signal fires (``TransportOptions/deadlineSignal``). The signal
-///   is set only for a request whose body is in memory or absent; the transport registers its handler as soon as its
-///   engine's request exists, and the handler must end both the wait for the head and the reading of the body with an
-///   error;
+///   is set only for a request whose body is in memory or absent; the transport registers its handler no later than
+///   when its engine's request starts (a handler that runs before the request exists must keep it from starting),
+///   and the handler must end both the wait for the head and the reading of the body with an error;
 /// - an interceptor waits on nothing but the rest of the chain and the bodies it hands on (logging, metrics,
 ///   tracing): no sleep, no lock to wait for, no work of its own to await.
 package protocol DeadlineSignalling {}
 
-/// A failure after the response head arrived, carrying the head out of the deadline's task.
+/// A failure after the response head arrived, carrying the head out of the deadline's work.
 struct FailureAfterHead: Error {
   let underlying: any Error
   let response: HTTPResponse

@@ -148,7 +148,7 @@ final class StreamingTaskDelegate: Sendable {
   }
 
   /// Starts `task` and waits for the response head (with a body collected whole, for the whole response);
-  /// cancelling the calling task cancels `task`.
+  /// cancelling the calling task cancels `task` (so does the call's deadline signal, through ``cancel()``).
   func start(_ task: URLSessionTask) async throws -> URLResponse {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
@@ -171,7 +171,7 @@ final class StreamingTaskDelegate: Sendable {
     state.withLock { state in (state.collected, state.stream) }
   }
 
-  /// Cancels the task (the caller was cancelled or stopped reading the body).
+  /// Cancels the task (the caller was cancelled or stopped reading the body, or the call's deadline passed).
   func cancel() {
     let task = state.withLock { state in
       state.cancelled = true

@@ -148,7 +148,8 @@ public final class URLSessionTransport: HTTPTransport {
   static let answersChallengesOnlyWithDelegates = false
   #endif
 
-  /// Sends the request; cancelling the calling task cancels the URLSession task.
+  /// Sends the request; cancelling the calling task, or the call's deadline signal firing, cancels the URLSession
+  /// task.
   ///
   /// On Linux, libcurl sends a request again on a new connection when the kept-alive connection it reused fails
   /// before an answer, and cannot rewind the body it already sent. A request that is not idempotent (`POST`,

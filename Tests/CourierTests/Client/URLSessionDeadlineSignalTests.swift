@@ -1,0 +1,62 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A call over URLSession keeps its deadline with a signal that cancels its URLSession task, on every way the transport
+/// sends a request: these are the ways the transport conformance cases (buffered GETs) do not take.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct URLSessionDeadlineSignalTests {
+  /// A server that answers `/start` with a redirect to `/next`, and never answers anything else.
+  private static func server() async throws -> ScriptedServer {
+    try await ScriptedServer.start { connection in
+      while let request = try await connection.readRequest() {
+        guard request.target == "/start" else {
+          await connection.hang()
+          return
+        }
+        try await connection.respond(302, reason: "Found", headers: [("Location", "/next")])
+      }
+    }
+  }
+
+  /// Sends `endpoint` and expects it to time out after `timeout` seconds.
+  private static func expectTimeout(
+    _ client: APIClient, _ endpoint: Endpoint<Data>, timeout: TimeInterval
+  ) async throws {
+    let stopwatch = Stopwatch()
+    let error = await #expect(throws: CourierError.self) { try await client.send(endpoint.timeout(timeout)) }
+    let elapsed = stopwatch.elapsed
+    #expect(error?.kind == .timeout, "\(String(describing: error))")
+    #expect(elapsed >= timeout - 0.01 && elapsed < timeout + 5, "the \(timeout) s deadline passed after \(elapsed) s")
+    #expect(!Task.isCancelled)
+  }
+
+  @Test func aSessionOfYourOwnIsCancelledOnItsCompletionHandlerPath() async throws {
+    let server = try await Self.server()
+    defer { Task { await server.stop() } }
+    let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
+    defer { session.invalidateAndCancel() }
+    let client = APIClient(
+      configuration: .init(baseURL: server.baseURL, transport: URLSessionTransport(session: session)))
+    try await Self.expectTimeout(client, .get("/silent"), timeout: 0.5)
+  }
+
+  @Test func aPostWithItsBodyInMemoryIsCancelled() async throws {
+    let server = try await Self.server()
+    defer { Task { await server.stop() } }
+    let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: URLSessionTransport()))
+    try await Self.expectTimeout(client, .post("/silent", body: ["name": "lamp"]), timeout: 0.5)
+  }
+
+  @Test func aDeadlineThatPassesOnARedirectHopCancelsThatHop() async throws {
+    let server = try await Self.server()
+    defer { Task { await server.stop() } }
+    let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: URLSessionTransport()))
+    try await Self.expectTimeout(client, .get("/start"), timeout: 0.5)
+  }
+}
