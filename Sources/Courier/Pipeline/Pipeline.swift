@@ -16,7 +16,9 @@ import HTTPTypes
 // 2. `Pipeline+Request.swift`: the `HTTPRequest` and body the endpoint describes — base URL and path joined
 //    (`RequestTarget`), query encoded, default, provided and endpoint headers, body encoded.
 // 3. `Pipeline+Deadline.swift`: one deadline (and idle limit) over everything that follows, kept by the client's
-//    `DeadlineTimer`.
+//    `DeadlineTimer`: it cancels a task the work runs in or, when the transport and every interceptor honour it
+//    (`DeadlineSignalling`), fires a `DeadlineSignal` that stops the transport's request, the work then running in the
+//    caller's task.
 // 4. `Pipeline+Exchange.swift`: the configured interceptors, outermost first, then Courier's last stage — redirects
 //    (`RedirectStage`), cookies, the cleartext policy, exchange observers, events and upload progress — and the
 //    transport's `send`.
