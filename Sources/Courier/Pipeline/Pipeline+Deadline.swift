@@ -35,21 +35,15 @@ enum Deadline {
   ) async throws -> Result {
     let work = Task { try await operation() }
     if let shared, idle == nil, seconds.isFinite {
-      let token = shared.register(timeout: seconds) { work.cancel() }
-      let result: Result
-      do {
-        result = try await withTaskCancellationHandler {
+      // Work cut short by the deadline may end without an error (a body stream that stops early): `kept` never hands
+      // it on.
+      return try await kept(within: seconds, by: shared, onExpiry: { work.cancel() }) {
+        try await withTaskCancellationHandler {
           try await work.value
         } onCancel: {
           work.cancel()
         }
-      } catch {
-        guard shared.unregister(token) else { throw (error as? Expired) ?? Expired(underlying: error, idle: nil) }
-        throw error
       }
-      // Work cut short by the deadline may end without an error (a body stream that stops early); never hand it on.
-      guard shared.unregister(token) else { throw Expired(underlying: CancellationError(), idle: nil) }
-      return result
     }
     let expired = Locked<Expired?>(nil)
     let timer = Task {
@@ -72,25 +66,25 @@ enum Deadline {
     return try await finish(work, expired: expired)
   }
 
-  /// Runs `operation` in the calling task, with `signal` firing when it is not done within `seconds`; throws
-  /// ``Expired`` when the deadline cut it short. No task is made: what `operation` waits on must stop when `signal`
-  /// fires — the caller chooses this only when every stage of the work does (``CallEngine/signalsDeadlines``).
+  /// Runs `operation` in the calling task with its deadline registered with `timer`, which calls `expire` when it is
+  /// not done within `seconds`; throws ``Expired`` when the deadline passed, also when `operation` finished just as it
+  /// did. It makes no task of its own: `expire` must stop what `operation` waits on — it cancels the task the work runs in, or
+  /// fires the ``DeadlineSignal`` of a call whose every stage honours one (``CallEngine/signalsDeadlines``).
   /// Cancelling the calling task cancels the work as it would any work of that task.
-  static func run<Result>(
-    seconds: TimeInterval,
-    timer: DeadlineTimer,
-    signal: DeadlineSignal,
-    inline operation: () async throws -> Result
+  static func kept<Result>(
+    within seconds: TimeInterval,
+    by timer: DeadlineTimer,
+    onExpiry expire: @escaping @Sendable () -> Void,
+    _ operation: () async throws -> Result
   ) async throws -> Result {
-    let token = timer.register(timeout: seconds) { signal.fire() }
+    let token = timer.register(timeout: seconds, expire: expire)
     let result: Result
     do {
       result = try await operation()
     } catch {
-      guard timer.unregister(token) else { throw Expired(underlying: error, idle: nil) }
+      guard timer.unregister(token) else { throw (error as? Expired) ?? Expired(underlying: error, idle: nil) }
       throw error
     }
-    // Work that finished just as the deadline passed is not handed on: the call timed out.
     guard timer.unregister(token) else { throw Expired(underlying: CancellationError(), idle: nil) }
     return result
   }
@@ -132,8 +126,8 @@ enum Deadline {
 /// stopped by cancelling a task of its own.
 ///
 /// A transport that honours it (``DeadlineSignalling``) registers how to stop its engine's request — the request
-/// itself and the reading of its body — with ``onFire(_:)`` as soon as the request exists. Handlers stay registered
-/// for the rest of the call: once the call has ended in time, its signal never fires.
+/// itself and the reading of its body — with ``onFire(_:)``. Handlers stay registered for the rest of the call: once
+/// the call has ended in time, its signal never fires.
 package final class DeadlineSignal: Sendable {
   private struct State {
     var fired = false
@@ -143,9 +137,6 @@ package final class DeadlineSignal: Sendable {
   private let state = Locked(State())
 
   package init() {}
-
-  /// Whether the deadline has passed.
-  package var hasFired: Bool { state.withLock { $0.fired } }
 
   /// Runs `handler` when the deadline passes, or now if it already has.
   package func onFire(_ handler: @escaping @Sendable () -> Void) {

@@ -161,7 +161,7 @@ struct Call: Sendable {
       }
       let (result, head, received) =
         if let signal {
-          try await Deadline.run(seconds: context.timeout, timer: engine.deadlines, signal: signal, inline: work)
+          try await Deadline.kept(within: context.timeout, by: engine.deadlines, onExpiry: signal.fire, work)
         } else {
           try await Deadline.run(
             seconds: context.timeout, idle: idle, activity: activity, timer: engine.deadlines, work)

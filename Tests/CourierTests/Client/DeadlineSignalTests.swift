@@ -109,12 +109,10 @@ private struct Item: Decodable, Equatable {
     let signal = DeadlineSignal()
     let runs = Locked<[String]>([])
     signal.onFire { runs.withLock { $0.append("early") } }
-    #expect(!signal.hasFired)
     #expect(runs.withLock { $0 }.isEmpty)
     signal.fire()
     signal.fire()
     signal.onFire { runs.withLock { $0.append("late") } }
-    #expect(signal.hasFired)
     #expect(runs.withLock { $0 } == ["early", "late"])
   }
 }
