@@ -16,7 +16,7 @@ import Tracing
       TracingInterceptor(tracer: InMemoryTracer()), MetricsInterceptor(factory: TestMetrics()),
     ]
     #expect(interceptors.allSatisfy { $0 is any DeadlineSignalling })
-    #expect(!(RetryInterceptor() is any DeadlineSignalling), "a retry waits between attempts")
+    #expect(!(DeduplicationInterceptor() is any DeadlineSignalling), "a duplicate awaits the first call's work")
   }
 
   @Test func aCallIsOneClientSpanWithAChildPerExchange() async throws {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A counting semaphore for tasks: waiters are served first in, first out, and a cancelled waiter leaves the queue
-/// at once with `CancellationError`.
+/// A counting semaphore for tasks: waiters are served first in, first out, and a cancelled waiter — or one whose
+/// call's deadline signal fired — leaves the queue at once with `CancellationError`.
 actor AsyncSemaphore {
   private var available: Int
   private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
@@ -11,8 +11,10 @@ actor AsyncSemaphore {
     available = max(permits, 1)
   }
 
-  func acquire() async throws {
+  /// Takes a permit, waiting for one until the task is cancelled or `signal` fires.
+  func acquire(endingWith signal: DeadlineSignal? = nil) async throws {
     try Task.checkCancellation()
+    if signal?.hasFired == true { throw CancellationError() }
     if available > 0, waiters.isEmpty {
       available -= 1
       return
@@ -22,11 +24,16 @@ actor AsyncSemaphore {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         waiters.append((id, continuation))
+        // Stays registered once the permit is granted: `cancel` then finds no waiter.
+        signal?.onFire { Task { await self.cancel(id) } }
       }
     } onCancel: {
       Task { await self.cancel(id) }
     }
   }
+
+  /// The tasks waiting for a permit (for tests).
+  var waiting: Int { waiters.count }
 
   func release() {
     if waiters.isEmpty {

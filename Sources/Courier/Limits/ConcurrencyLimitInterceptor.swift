@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// Lets at most `maxConcurrent` requests of a client reach the rest of the chain at once; the others wait in
-/// first-in, first-out order, and a cancelled waiter leaves the queue immediately.
+/// first-in, first-out order, and a cancelled waiter — or one whose deadline passed — leaves the queue immediately.
 ///
 /// A slot is held until the response head and a buffered body have arrived (streamed bodies release it as soon as
 /// the head arrives).
@@ -29,9 +29,14 @@ public struct ConcurrencyLimitInterceptor: Interceptor {
     next: Next
   ) async throws -> (HTTPResponse, BodyStream) {
     do {
-      try await semaphore.acquire()
+      try await semaphore.acquire(endingWith: context.deadlineSignal)
     } catch {
       throw CourierError(.cancelled, "The request was cancelled while waiting for a free slot", request: request)
+    }
+    // The slot may have been handed over just as the deadline passed, before the signal took the waiter out.
+    if context.deadlineSignal?.hasFired == true {
+      await semaphore.release()
+      throw CourierError(.cancelled, "The request's deadline passed while it waited for a free slot", request: request)
     }
     do {
       let result = try await next(request, body, context)
@@ -43,3 +48,6 @@ public struct ConcurrencyLimitInterceptor: Interceptor {
     }
   }
 }
+
+// A wait for a slot ends when a call's deadline signal fires: a call through it can keep its deadline without a task.
+extension ConcurrencyLimitInterceptor: DeadlineSignalling {}

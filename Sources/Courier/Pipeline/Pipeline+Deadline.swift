@@ -147,6 +147,26 @@ package final class DeadlineSignal: Sendable {
     if fired { handler() }
   }
 
+  /// Whether the deadline passed.
+  package var hasFired: Bool { state.withLock { $0.fired } }
+
+  /// Runs `operation` in a task of its own that the signal cancels, for a wait of an interceptor (a retry's delay)
+  /// that must end when the deadline passes although the caller's task is not cancelled. Without a signal it runs in
+  /// the calling task. A wait off the happy path only: the task is what the signal spares a call.
+  package static func cancelling<Result: Sendable>(
+    with signal: DeadlineSignal?,
+    _ operation: @escaping @Sendable () async throws -> Result
+  ) async throws -> Result {
+    guard let signal else { return try await operation() }
+    let work = Task { try await operation() }
+    signal.onFire { work.cancel() }
+    return try await withTaskCancellationHandler {
+      try await work.value
+    } onCancel: {
+      work.cancel()
+    }
+  }
+
   /// The deadline passed: runs every handler registered, once.
   func fire() {
     let handlers = state.withLock { state in
@@ -165,7 +185,9 @@ package final class DeadlineSignal: Sendable {
 ///   when its engine's request starts (a handler that runs before the request exists must keep it from starting),
 ///   and the handler must end both the wait for the head and the reading of the body with an error;
 /// - an interceptor waits on nothing but the rest of the chain and the bodies it hands on (logging, metrics,
-///   tracing): no sleep, no lock to wait for, no work of its own to await.
+///   tracing), or ends each wait of its own when the signal fires (`CallContext.deadlineSignal`): a retry's delay
+///   (`DeadlineSignal.cancelling(with:_:)`), a free slot of a concurrency limit. An interceptor that awaits code of
+///   the app's (a token provider, a cache store) does not conform: that code would run on past the deadline.
 package protocol DeadlineSignalling {}
 
 /// A failure after the response head arrived, carrying the head out of the deadline's work.

@@ -41,7 +41,8 @@ final class CallEngine: Sendable {
   /// The deadlines of this client's calls, kept by one timer task.
   let deadlines = DeadlineTimer()
   /// Whether a call's deadline can be kept without a task of its own: the transport stops its request when the
-  /// call's ``DeadlineSignal`` fires, and no interceptor waits on anything but the rest of the chain.
+  /// call's ``DeadlineSignal`` fires, and every interceptor waits on nothing but the rest of the chain, or ends its own
+  /// waits when the signal fires.
   let signalsDeadlines: Bool
   /// The messages ``CourierError/userMessage`` shows for this client's failures.
   let messages: UserMessages
@@ -188,8 +189,9 @@ struct Call: Sendable {
 
   /// Whether the call's work runs in the caller's task, its deadline kept by a ``DeadlineSignal`` instead of a task
   /// of its own: when nothing between the call and its transport can wait on anything but the transport — no
-  /// interceptor but those that wait only on the chain (logging, metrics, tracing), no start handler, no progress, no
-  /// idle timeout, a body in memory or none — and the transport honours the signal.
+  /// interceptor but those that wait only on the chain or end their own waits at the signal (logging, metrics,
+  /// tracing, retry, concurrency limit), no start handler, no progress, no idle timeout, a body in memory or none —
+  /// and the transport honours the signal.
   private func runsInCallersTask(body: BodyStream?) -> Bool {
     engine.signalsDeadlines && context.timeout.isFinite && context.idleTimeout == nil && context.progress == nil
       && context.transportStart == nil && (body == nil || body?.bufferedData != nil)

@@ -5,7 +5,8 @@ import HTTPTypes
 /// ``retryableStatuses`` (408, 429, 500, 502, 503 and 504 by default).
 ///
 /// It retries only what is safe to send twice: idempotent methods, or requests with an `Idempotency-Key`, and only
-/// bodies that can be replayed. Cancellation is never retried, and cancelling the task ends a wait at once.
+/// bodies that can be replayed. Cancellation is never retried, and cancelling the task — or the call's deadline
+/// passing — ends a wait at once.
 ///
 /// The delay before retry *n* is a random value between 0 and `min(maxDelay, baseDelay × multiplier^(n-1))`
 /// ("full jitter"), unless the server sent `Retry-After` with a 429 or 503, which is honoured up to
@@ -109,13 +110,21 @@ public struct RetryInterceptor: Interceptor {
       } catch {
         let failure = CourierError(transportFailure: error, request: request)
         let transient = [.timeout, .connectionLost, .noConnection].contains(failure.kind)
-        guard attempt < maxAttempts, transient, !Task.isCancelled else { throw failure }
+        guard attempt < maxAttempts, transient, !Self.isOver(context) else { throw failure }
         delay = backoff(beforeRetry: attempt, random: random())
         reason = failure.kind.description
       }
+      // A delay of zero sleeps without looking at cancellation: a call that is over makes no more attempts.
+      guard !Self.isOver(context) else {
+        throw CourierError(.cancelled, "The request was cancelled before its retry", request: request)
+      }
       context.events.send(.retrying(callID: context.callID, attempt: attempt + 1, delay: delay, reason: reason))
       do {
-        try await clock.sleep(seconds: delay)
+        // A call whose deadline is a signal runs in the caller's task, which the deadline does not cancel: the
+        // signal ends the delay.
+        try await DeadlineSignal.cancelling(with: context.deadlineSignal) { [clock] in
+          try await clock.sleep(seconds: delay)
+        }
       } catch {
         throw CourierError(.cancelled, "The request was cancelled while waiting to retry", request: request)
       }
@@ -123,3 +132,13 @@ public struct RetryInterceptor: Interceptor {
     }
   }
 }
+
+extension RetryInterceptor {
+  /// Whether the call was cancelled or its deadline passed.
+  fileprivate static func isOver(_ context: CallContext) -> Bool {
+    Task.isCancelled || context.deadlineSignal?.hasFired == true
+  }
+}
+
+// Its delay ends when a call's deadline signal fires: a call through it can keep its deadline without a task.
+extension RetryInterceptor: DeadlineSignalling {}

@@ -7,7 +7,8 @@ import Testing
 @testable import Courier
 
 /// A transport that honours a call's deadline signal: it records the task each request runs in and whether it got a
-/// signal, and never answers `/hang` until the signal fires.
+/// signal, never answers `/hang` until the signal fires (then fails as cancelled, or as a timeout for
+/// `/hang-timeout`), and answers `/busy` with a 503 asking to retry in 30 s.
 private final class SignalledTransport: HTTPTransport, DeadlineSignalling, Sendable {
   struct Seen: Equatable {
     var task: Int?
@@ -21,14 +22,54 @@ private final class SignalledTransport: HTTPTransport, DeadlineSignalling, Senda
   ) async throws -> (HTTPResponse, BodyStream) {
     let task = withUnsafeCurrentTask { $0?.hashValue }
     seen.withLock { $0.append(Seen(task: task, signalled: options.deadlineSignal != nil)) }
-    if request.path == "/hang" {
+    if request.path == "/hang" || request.path == "/hang-timeout" {
       guard let signal = options.deadlineSignal else { throw CourierError(.transport, "no signal to wait for") }
-      try await withCheckedThrowingContinuation { (waiting: CheckedContinuation<Void, any Error>) in
-        signal.onFire { waiting.resume(throwing: CourierError(.cancelled, "stopped by the call's deadline")) }
-      }
+      let kind: CourierError.Kind = request.path == "/hang" ? .cancelled : .timeout
+      try await Self.hang(until: signal, failingAs: kind)
+    }
+    if request.path == "/busy" {
+      return (HTTPResponse(status: .serviceUnavailable, headerFields: [.retryAfter: "30"]), BodyStream(Data()))
     }
     let response = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"])
     return (response, BodyStream(Data(#"{"name":"lamp"}"#.utf8)))
+  }
+
+  /// Waits until `signal` fires (then throws a `kind` error) or the task is cancelled.
+  private static func hang(until signal: DeadlineSignal, failingAs kind: CourierError.Kind) async throws {
+    enum State {
+      case starting
+      case waiting(CheckedContinuation<Void, any Error>)
+      case stopped(any Error)
+    }
+    let state = Locked(State.starting)
+    let stop = { @Sendable (error: any Error) in
+      let waiting = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+        switch state {
+        case .stopped:
+          return nil
+        case .starting:
+          state = .stopped(error)
+          return nil
+        case .waiting(let continuation):
+          state = .stopped(error)
+          return continuation
+        }
+      }
+      waiting?.resume(throwing: error)
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        let stopped = state.withLock { state -> (any Error)? in
+          if case .stopped(let error) = state { return error }
+          state = .waiting(continuation)
+          return nil
+        }
+        if let stopped { continuation.resume(throwing: stopped) }
+        signal.onFire { stop(CourierError(kind, "stopped by the call's deadline")) }
+      }
+    } onCancel: {
+      stop(CancellationError())
+    }
   }
 }
 
@@ -103,6 +144,96 @@ private struct Item: Decodable, Equatable {
     #expect(elapsed >= 0.29 && elapsed < 10, "the 0.3 s deadline expired after \(elapsed) s")
     #expect(!Task.isCancelled, "the deadline cancelled the caller's task")
     #expect(try await client.value(Endpoint<Item>.get("/item")) == Item(name: "lamp"))
+  }
+
+  @Test func aRetryAndAConcurrencyLimitLeaveTheCallInTheCallersTask() async throws {
+    let transport = SignalledTransport()
+    let caller = withUnsafeCurrentTask { $0?.hashValue }
+    let limited = client(transport) {
+      $0.interceptors = [RetryInterceptor(), ConcurrencyLimitInterceptor(maxConcurrent: 2)]
+    }
+    #expect(try await limited.value(Endpoint<Item>.get("/item")) == Item(name: "lamp"))
+    #expect(transport.seen.withLock { $0 } == [.init(task: caller, signalled: true)])
+  }
+
+  @Test func aCallThroughARetryWaitingTimesOutAtItsDeadlineInTheCallersTask() async throws {
+    let transport = SignalledTransport()
+    let caller = withUnsafeCurrentTask { $0?.hashValue }
+    let client = client(transport) { $0.interceptors = [RetryInterceptor(maxAttempts: 3)] }
+    let stopwatch = Stopwatch()
+    let error = await #expect(throws: CourierError.self) {
+      try await client.send(Endpoint<Data>.get("/busy").timeout(0.3))
+    }
+    let elapsed = stopwatch.elapsed
+    #expect(error?.kind == .timeout, "\(String(describing: error))")
+    // Bounded well below the 30 s the server asked to wait, with room for a loaded machine.
+    #expect(elapsed >= 0.29 && elapsed < 20, "the 0.3 s deadline ended the call after \(elapsed) s")
+    #expect(!Task.isCancelled, "the deadline cancelled the caller's task")
+    #expect(transport.seen.withLock { $0 } == [.init(task: caller, signalled: true)])
+  }
+
+  @Test func theSignalEndsARetrysDelay() async throws {
+    let signal = DeadlineSignal()
+    let attempts = Locked(0)
+    // The signal fires once the retry has said it will wait.
+    let events = EventSink { event in
+      guard case .retrying = event else { return }
+      Task {
+        try await pause(milliseconds: 50)
+        signal.fire()
+      }
+    }
+    var context = CallContext(attributes: Attributes(), timeout: 60, attempt: 1, callID: 1, events: events)
+    context.deadlineSignal = signal
+    let busy = InterceptorNext { _, _, _ in
+      attempts.withLock { $0 += 1 }
+      return (HTTPResponse(status: .serviceUnavailable, headerFields: [.retryAfter: "30"]), BodyStream(Data()))
+    }
+    let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/busy")
+    let stopwatch = Stopwatch()
+    let error = await #expect(throws: CourierError.self) {
+      try await RetryInterceptor(maxAttempts: 3).intercept(request, body: nil, context: context, next: busy)
+    }
+    #expect(error?.kind == .cancelled, "\(String(describing: error))")
+    #expect(stopwatch.elapsed < 20, "the signal ended the 30 s delay after \(stopwatch.elapsed) s")
+    #expect(attempts.withLock { $0 } == 1)
+  }
+
+  @Test func aTransportsTimeoutAtTheDeadlineIsNotRetried() async throws {
+    let transport = SignalledTransport()
+    let retrying = Locked(0)
+    let client = client(transport) {
+      $0.interceptors = [RetryInterceptor(maxAttempts: 3, baseDelay: 0)]
+      $0.eventHandler = { event in
+        if case .retrying = event { retrying.withLock { $0 += 1 } }
+      }
+    }
+    let error = await #expect(throws: CourierError.self) {
+      try await client.send(Endpoint<Data>.get("/hang-timeout").timeout(0.3))
+    }
+    #expect(error?.kind == .timeout, "\(String(describing: error))")
+    #expect(transport.seen.withLock { $0.count } == 1)
+    #expect(retrying.withLock { $0 } == 0, "the deadline had passed: no attempt is left to make")
+  }
+
+  @Test func theSignalTakesAWaiterOutOfAFullConcurrencyLimit() async throws {
+    let transport = SignalledTransport()
+    let client = client(transport) { $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 1)] }
+    let holder = Task { try await client.send(Endpoint<Data>.get("/hang").timeout(20)) }
+    let waited = Stopwatch()
+    while transport.seen.withLock({ $0.isEmpty }), waited.elapsed < 10 { try await pause(milliseconds: 10) }
+    let stopwatch = Stopwatch()
+    let error = await #expect(throws: CourierError.self) {
+      try await client.send(Endpoint<Data>.get("/item").timeout(0.3))
+    }
+    let elapsed = stopwatch.elapsed
+    #expect(error?.kind == .timeout, "\(String(describing: error))")
+    #expect(elapsed >= 0.29 && elapsed < 10, "the 0.3 s deadline ended the wait for a slot after \(elapsed) s")
+    #expect(transport.seen.withLock { $0.count } == 1, "the waiter never reached the transport")
+    holder.cancel()
+    let held = await holder.result
+    #expect(throws: CourierError.self) { try held.get() }
+    #expect(try await client.value(Endpoint<Item>.get("/item")) == Item(name: "lamp"), "the slot came back")
   }
 
   @Test func aSignalRunsEachHandlerOnceAndAHandlerRegisteredLateAtOnce() {

@@ -34,7 +34,11 @@ import Testing
       #expect(received == [0, 1, 2, 3, 4], "every event once, in order")
       #expect(error?.kind == .unacceptableStatus)
       #expect(error?.status == .noContent)
-      #expect(clock.recorded == [0.02, 0.02, 0.02], "two drops and a clean end, each after the server's retry")
+      // Two drops and a clean end, each after the server's retry. On a loaded machine the server's reset can come
+      // before the client read the last event sent on that connection: it then reconnects once more, from the last
+      // event it did read, and still gets every event once.
+      #expect(clock.recorded.count >= 3 && clock.recorded.count <= 5, "\(clock.recorded)")
+      #expect(clock.recorded.allSatisfy { $0 == 0.02 }, "every reconnection waits the server's retry")
     }
   }
 
