@@ -16,7 +16,8 @@ import Foundation
 ///     courier-bench decode catalog --count N           JSONDecoder alone on the 1 KB document
 ///     courier-bench eviction memory|sqlite --metric writes|hits --entries N --count N [--database PATH]
 ///
-/// Variants: urlsession-raw, urlsession-courier, ahc-raw, ahc-courier, ahc-courier-chain (auth + retry + logging).
+/// Variants: urlsession-raw, urlsession-courier, ahc-raw, ahc-courier, ahc-courier-chain (auth + retry + logging),
+///   urlsession-courier-chain (retry + concurrency limit + logging).
 @main
 enum CourierBench {
   /// A synchronous entry point that runs the main run loop while the scenario runs on a detached task, so work sent

@@ -25,6 +25,9 @@ enum GETVariant: String, CaseIterable {
   /// Courier over AsyncHTTPClient with a typical chain: auth (a stored token), retry, and logging at info level to a
   /// logger whose level is notice, so nothing is written.
   case courierAsyncHTTPClientChain = "ahc-courier-chain"
+  /// Courier over URLSession with the interceptors that keep a call in the caller's task: retry, a concurrency limit
+  /// of 64, and logging as in `ahc-courier-chain`.
+  case courierURLSessionChain = "urlsession-courier-chain"
 }
 
 /// Fetches and decodes one document per call.
@@ -50,6 +53,15 @@ struct GETRunner: Sendable {
       shutdown = { session.finishTasksAndInvalidate() }
     case .courierURLSession:
       let client = APIClient(baseURL: baseURL) { $0.transport = URLSessionTransport() }
+      fetch = { _ = try await client.value(Endpoint<Catalog>.get("/small.json")) }
+      shutdown = {}
+    case .courierURLSessionChain:
+      let client = APIClient(baseURL: baseURL) {
+        $0.transport = URLSessionTransport()
+        $0.interceptors = [
+          RetryInterceptor(), ConcurrencyLimitInterceptor(maxConcurrent: 64), LoggingInterceptor(logger: .benchmark),
+        ]
+      }
       fetch = { _ = try await client.value(Endpoint<Catalog>.get("/small.json")) }
       shutdown = {}
     case .rawAsyncHTTPClient:
@@ -82,13 +94,11 @@ struct GETRunner: Sendable {
       let configuration = AsyncHTTPClientTransport.Configuration()
       let httpClient = HTTPClient(
         eventLoopGroupProvider: .singleton, configuration: configuration.httpClientConfiguration)
-      var logger = Logger(label: "courier-bench") { StreamLogHandler.standardError(label: $0) }
-      logger.logLevel = .notice
       let auth = AuthInterceptor(store: .inMemory(AuthToken(accessToken: "bench-token"))) { $0 }
       let client = APIClient(baseURL: baseURL) {
         $0.transport = AsyncHTTPClientTransport(client: httpClient, configuration: configuration)
         $0.interceptors = [
-          auth, RetryInterceptor(), LoggingInterceptor(logger: logger),
+          auth, RetryInterceptor(), LoggingInterceptor(logger: .benchmark),
         ]
       }
       fetch = { _ = try await client.value(Endpoint<Catalog>.get("/small.json")) }
@@ -133,5 +143,14 @@ enum GETScenario {
       }
       try await group.waitForAll()
     }
+  }
+}
+
+extension Logger {
+  /// A logger whose level is notice, so that a logging interceptor at info level writes nothing.
+  static var benchmark: Logger {
+    var logger = Logger(label: "courier-bench") { StreamLogHandler.standardError(label: $0) }
+    logger.logLevel = .notice
+    return logger
   }
 }
