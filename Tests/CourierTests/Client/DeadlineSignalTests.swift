@@ -141,7 +141,8 @@ private struct Item: Decodable, Equatable {
     }
     let elapsed = stopwatch.elapsed
     #expect(error?.kind == .timeout, "\(String(describing: error))")
-    #expect(elapsed >= 0.29 && elapsed < 10, "the 0.3 s deadline expired after \(elapsed) s")
+    // The upper bound leaves room for a loaded machine: without the signal the call would hang until the time limit.
+    #expect(elapsed >= 0.29 && elapsed < 20, "the 0.3 s deadline expired after \(elapsed) s")
     #expect(!Task.isCancelled, "the deadline cancelled the caller's task")
     #expect(try await client.value(Endpoint<Item>.get("/item")) == Item(name: "lamp"))
   }
@@ -228,7 +229,7 @@ private struct Item: Decodable, Equatable {
     }
     let elapsed = stopwatch.elapsed
     #expect(error?.kind == .timeout, "\(String(describing: error))")
-    #expect(elapsed >= 0.29 && elapsed < 10, "the 0.3 s deadline ended the wait for a slot after \(elapsed) s")
+    #expect(elapsed >= 0.29 && elapsed < 15, "the 0.3 s deadline ended the wait for a slot after \(elapsed) s")
     #expect(transport.seen.withLock { $0.count } == 1, "the waiter never reached the transport")
     holder.cancel()
     let held = await holder.result

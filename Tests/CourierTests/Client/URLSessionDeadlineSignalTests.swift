@@ -38,7 +38,8 @@ import FoundationNetworking
     let error = await #expect(throws: CourierError.self) { try await client.send(endpoint.timeout(timeout)) }
     let elapsed = stopwatch.elapsed
     #expect(error?.kind == .timeout, "\(String(describing: error))")
-    #expect(elapsed >= timeout - 0.01 && elapsed < timeout + 5, "the \(timeout) s deadline passed after \(elapsed) s")
+    // Room for a loaded machine; the server never answers, so a deadline not kept would hang to the time limit.
+    #expect(elapsed >= timeout - 0.01 && elapsed < timeout + 15, "the \(timeout) s deadline passed after \(elapsed) s")
     #expect(!Task.isCancelled)
   }
 
