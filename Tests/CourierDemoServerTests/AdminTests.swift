@@ -103,8 +103,14 @@ import Testing
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func resetKeepsProbesInFlightCounted() async throws {
     try await TestSupport.withRouter { client in
-      async let slowProbe = client.send("/concurrency/probe?ms=600")
-      try await Task.sleep(for: .milliseconds(200))
+      async let slowProbe = client.send("/concurrency/probe?ms=2000")
+      // Waits until the slow probe is in flight, rather than for a time that a loaded machine may outlast.
+      let stopwatch = ContinuousClock.now
+      while try await !client.send("/admin/stats").text.contains(#""maxInFlight":1"#),
+        ContinuousClock.now - stopwatch < .seconds(20)
+      {
+        try await Task.sleep(for: .milliseconds(10))
+      }
       _ = try await client.send("/admin/reset", method: .post)
       // The probe still in flight counts: the maximum restarts from 1, and a new probe sees 2.
       let second = try await client.send("/concurrency/probe?ms=0").decode(ProbeReport.self)

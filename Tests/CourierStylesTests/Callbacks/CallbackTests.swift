@@ -50,7 +50,7 @@ import Testing
     try await withDemoServer(transport) { client, _ in
       let timedOut = CallbackLog()
       // A timeout long enough for the start to be reported while the whole suite shares two cores.
-      await client.call(Endpoint<Empty>.get("/slow").query(["ms": 10_000]).timeout(4))
+      await client.call(Endpoint<Empty>.get("/slow").query(["ms": 60_000]).timeout(10))
         .logging(to: timedOut).execute().finished()
       #expect(timedOut.events == ["started", "progress 0.0", "timeout"])
 
@@ -165,7 +165,7 @@ import Testing
           .onRequestStarted { log.record("started") }
           .onSuccess { _ in log.record("success") }
           .execute()
-        return log.blockUntil("success")
+        return log.blockUntil("success", seconds: 30)
       }
       #expect(ranWhileBlocked, "onSuccess ran although the test held the main actor")
       #expect(log.events == ["started", "success"])

@@ -20,9 +20,11 @@ import Testing
   @Test func aFinishedCallNeverExpiresAndLeavesNothingBehind() async throws {
     let timer = DeadlineTimer()
     let fired = Locked(0)
+    // A thread held up for 50 ms between the two calls sees its deadline pass: those, and only those, expire.
+    var late = 0
     for _ in 0..<10_000 {
       let token = timer.register(timeout: 0.05) { fired.withLock { $0 += 1 } }
-      timer.unregister(token)
+      if !timer.unregister(token) { late += 1 }
     }
     let kept = timer.register(timeout: 60) {}
     var tokens: [DeadlineTimer.Token] = []
@@ -30,7 +32,7 @@ import Testing
     for token in tokens { timer.unregister(token) }
     #expect(timer.heldEntries < 600, "dead entries are compacted: \(timer.heldEntries)")
     try await pause(milliseconds: 200)
-    #expect(fired.withLock { $0 } == 0)
+    #expect(fired.withLock { $0 } == late)
     timer.unregister(kept)
     #expect(timer.heldEntries == 0)
   }

@@ -49,7 +49,7 @@ import Testing
       }
       #expect(error?.status == .unauthorized)
       #expect(error?.response?.headerFields[.wwwAuthenticate]?.hasPrefix("Basic") == true)
-      #expect(stopwatch.elapsed < 8, "the challenge took \(stopwatch.elapsed) s")
+      #expect(stopwatch.elapsed < 20, "the challenge took \(stopwatch.elapsed) s")
       let answered = try await client.send(
         Endpoint<Data>.get("/basic-auth/user/secret").header(.authorization, "Basic dXNlcjpzZWNyZXQ="))
       #expect(answered.status == .ok)

@@ -37,18 +37,18 @@ import Testing
       order.withLock { $0.append(1) }
       await semaphore.release()
     }
-    try await pause(milliseconds: 20)
+    while await semaphore.waiting < 1 { try await pause(milliseconds: 5) }
     let cancelled = Task {
       try await semaphore.acquire()
       order.withLock { $0.append(99) }
     }
-    try await pause(milliseconds: 20)
+    while await semaphore.waiting < 2 { try await pause(milliseconds: 5) }
     let third = Task {
       try await semaphore.acquire()
       order.withLock { $0.append(3) }
       await semaphore.release()
     }
-    try await pause(milliseconds: 20)
+    while await semaphore.waiting < 3 { try await pause(milliseconds: 5) }
     cancelled.cancel()
     await #expect(throws: CancellationError.self) { try await cancelled.value }
     await semaphore.release()
@@ -115,12 +115,12 @@ import Testing
     #expect(stopwatch.elapsed >= 0.19)
     let slow = APIClient.stubbed(StubTransport(.any.reply(.status(.ok))))
     let cancelWatch = Stopwatch()
-    let task = Task { try await slow.send(Endpoint<Empty>.get("/a").minimumDuration(10)) }
+    let task = Task { try await slow.send(Endpoint<Empty>.get("/a").minimumDuration(60)) }
     try await pause(milliseconds: 50)
     task.cancel()
     let error = await #expect(throws: CourierError.self) { try await task.value }
     #expect(error?.isCancellation == true)
-    #expect(cancelWatch.elapsed < 5, "not the 10 s minimum duration")
+    #expect(cancelWatch.elapsed < 30, "not the 60 s minimum duration")
   }
 }
 

@@ -178,7 +178,8 @@ import Testing
     let client = APIClient.stubbed(transport) { $0.interceptors = [RetryInterceptor()] }
     let stopwatch = Stopwatch()
     let task = Task { try await client.send(Endpoint<Empty>.get("/a")) }
-    try? await pause(milliseconds: 100)
+    while transport.requests.isEmpty, stopwatch.elapsed < 10 { try? await pause(milliseconds: 10) }
+    try? await pause(milliseconds: 50)
     task.cancel()
     let error = await #expect(throws: CourierError.self) { try await task.value }
     #expect(error?.isCancellation == true)

@@ -31,7 +31,8 @@ import Testing
   func aBodyPassingTheLimitFailsBeforeItsEndArrives(_ kind: TransportKind, framing: Framing) async throws {
     let (error, elapsed) = try await limitedCall(kind, framing: framing, timeout: 50)
     #expect(error?.kind == .responseTooLarge, "\(String(describing: error))")
-    #expect(elapsed < 10, "the call ended without waiting for the body's end: \(elapsed) s")
+    // The body's end never comes: the alternative is the 50 s timeout.
+    #expect(elapsed < 30, "the call ended without waiting for the body's end: \(elapsed) s")
   }
 
   /// A call limited to ``limit`` bytes, over a transport of `kind`, to a server that sends a head and more than
