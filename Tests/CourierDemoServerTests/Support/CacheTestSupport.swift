@@ -26,8 +26,16 @@ extension TestResponse {
 /// Helpers for the `/cache` tests.
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum CacheTestSupport {
-  /// Whether `date` is within `tolerance` seconds of `expected`.
-  static func isClose(_ date: Date, to expected: Date, tolerance: TimeInterval = 3) -> Bool {
-    abs(date.timeIntervalSince(expected)) <= tolerance
+  /// Whether `date`, moved back by `offset` seconds, falls between `sent` and `received`: the times just before a
+  /// request went out and just after its response came back.
+  ///
+  /// A server writes whole seconds (rounded down), so `staleness` (one second unless a server keeps the text of a
+  /// date longer) is allowed before `sent`. No bound depends on how long the request took, so a starved test process
+  /// cannot fail it.
+  static func isBetween(
+    _ date: Date, sent: Date, received: Date, offset: TimeInterval = 0, staleness: TimeInterval = 1
+  ) -> Bool {
+    let moved = date.addingTimeInterval(-offset)
+    return moved >= sent.addingTimeInterval(-staleness) && moved <= received
   }
 }
