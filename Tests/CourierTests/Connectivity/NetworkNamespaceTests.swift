@@ -68,7 +68,7 @@ struct NetworkNamespaceTests {
         let value = try await request.value
         #expect(value.hits == 1, "only the waiting request reached the server")
         #expect(stopwatch.elapsed >= 0.3)
-        #expect(stopwatch.elapsed < 5)
+        #expect(stopwatch.elapsed < 20, "the wait ended when the link came up, not at a timeout")
       }
     }
   }

@@ -78,7 +78,7 @@ final class VethNamespace: Sendable {
     let root = URL(fileURLWithPath: "/proc/\(process.pid)/root/sys/class/net")
     let stopwatch = Stopwatch()
     while !FileManager.default.fileExists(atPath: root.appendingPathComponent(peerEnd).path) {
-      guard stopwatch.elapsed < 5 else { throw SetupError("the namespace's sysfs did not appear under \(root.path)") }
+      guard stopwatch.elapsed < 20 else { throw SetupError("the namespace's sysfs did not appear under \(root.path)") }
       try await pause(milliseconds: 10)
     }
     return root
