@@ -36,7 +36,8 @@ public enum TransportConformance {
   ///   - transport: The transport under test.
   ///   - timingSlack: How late a timed event (a deadline's expiry, a refused connection's report) may come.
   ///     The default is the 100 ms Courier promises; a test process that runs hundreds of tests at once on a small
-  ///     machine may need more.
+  ///     machine may need more. The case adds the longest time a probe task (sleeping 10 ms at a time beside the
+  ///     timed step) woke late, so a stall of the whole process is not taken for the transport's.
   public static func check(
     _ conformanceCase: TransportConformanceCase,
     over transport: any HTTPTransport,
@@ -151,7 +152,9 @@ public struct TransportConformanceFailure: Error, CustomStringConvertible {
 /// What a case runs with: the transport under test, the servers it started, and the checks.
 final class ConformanceRun: Sendable {
   let transport: any HTTPTransport
-  let slack: Double
+  private let timingSlack: Double
+  /// The longest time a probe task was kept from running during this case's timed steps (see ``timed(_:)``).
+  private let longestStall = Locked<Double>(0)
   private let servers = Locked<[ScriptedServer]>([])
   private let tlsServers = Locked<[TLSServer]>([])
   private let makeTrustingTransport: (@Sendable (ServerTrustPolicy) async throws -> any HTTPTransport)?
@@ -162,8 +165,12 @@ final class ConformanceRun: Sendable {
   ) {
     self.transport = transport
     self.makeTrustingTransport = makeTransport
-    self.slack = Double(slack.components.seconds) + Double(slack.components.attoseconds) / 1e18
+    self.timingSlack = Self.seconds(slack)
   }
+
+  /// How late a timed event may come: the slack the run was given, and the longest time the machine kept a probe
+  /// task from running during the case's timed steps, as a stall of the whole process delays any transport alike.
+  var slack: Double { timingSlack + longestStall.withLock { $0 } }
 
   /// Starts a scripted server that the run stops when the case ends.
   func server(_ script: @escaping ScriptedServer.Script) async throws -> ScriptedServer {
@@ -228,11 +235,40 @@ final class ConformanceRun: Sendable {
   }
 
   /// Runs `body` and returns its result with the seconds it took.
+  ///
+  /// Meanwhile a probe task sleeps 10 ms at a time and notes how much later than that it woke; the longest delay
+  /// counts towards ``slack``. On a machine busy with other work a deadline fires late for the same reason the probe
+  /// wakes late, which is not the transport's doing.
   func timed<Value>(_ body: () async throws -> Value) async rethrows -> (Value, Double) {
     let start = ContinuousClock.now
-    let value = try await body()
+    let probe = Task { [longestStall] in
+      let interval = Duration.milliseconds(10)
+      var last = start
+      while true {
+        let cancelled = (try? await Task.sleep(for: interval)) == nil
+        let now = ContinuousClock.now
+        let late = Self.seconds(last.duration(to: now) - interval)
+        longestStall.withLock { $0 = max($0, late) }
+        if cancelled { return }
+        last = now
+      }
+    }
+    let value: Value
+    do {
+      value = try await body()
+    } catch {
+      probe.cancel()
+      await probe.value
+      throw error
+    }
     let elapsed = start.duration(to: .now)
-    return (value, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    probe.cancel()
+    await probe.value
+    return (value, Self.seconds(elapsed))
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 }
 
