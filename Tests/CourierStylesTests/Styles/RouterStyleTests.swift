@@ -148,7 +148,8 @@ extension MovedTaskAPI: EndpointConvertible {
       let router = TargetRouter<ShopAPI>(client: client)
       let (outcome, deliver) = AsyncStream.makeStream(of: Result<Empty, CourierError>.self)
       let doomed = router.request(.slow(milliseconds: 30_000), as: Empty.self) { deliver.yield($0) }
-      let survivor = Task { try await router.request(.slow(milliseconds: 400), as: Empty.self) }
+      // Slow enough to be still running when the wait below ends on a stalled machine.
+      let survivor = Task { try await router.request(.slow(milliseconds: 10_000), as: Empty.self) }
       let stopwatch = Stopwatch()
       while router.inFlightCount < 2, stopwatch.elapsed < 15 { try await pause(milliseconds: 10) }
       #expect(router.inFlightCount == 2)

@@ -121,7 +121,7 @@ private struct Item: Decodable, Equatable {
     _ = try await client(intercepted) { $0.interceptors = [PassingInterceptor()] }.send(Endpoint<Data>.get("/a"))
     let other = SignalledTransport()
     let plain = client(other)
-    _ = try await plain.send(Endpoint<Data>.get("/idle").idleTimeout(5))
+    _ = try await plain.send(Endpoint<Data>.get("/idle").idleTimeout(60))
     _ = try await plain.send(Endpoint<Data>.get("/progress").onDownloadProgress { _ in })
     _ = try await plain.send(Endpoint<Data>.get("/start").onTransportStart {})
     _ = try await plain.send(Endpoint<Data>.get("/forever").timeout(.infinity))

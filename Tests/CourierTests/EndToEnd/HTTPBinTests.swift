@@ -98,7 +98,8 @@ import Testing
       #expect(stopwatch.elapsed < 8, "a 0.5 s deadline took \(stopwatch.elapsed) s")
       let dripping = await #expect(throws: CourierError.self) {
         try await client.send(
-          Endpoint<Data>.get("/drip").query("duration", 5).query("numbytes", 10).query("delay", 0).timeout(1))
+          // 10 s for the head, and a body that takes 30.
+          Endpoint<Data>.get("/drip").query("duration", 30).query("numbytes", 30).query("delay", 0).timeout(10))
       }
       #expect(dripping?.kind == .timeout)
       #expect(dripping?.status == .ok, "the head had arrived")

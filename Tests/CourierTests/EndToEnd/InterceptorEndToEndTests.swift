@@ -182,7 +182,8 @@ struct DateOnlyClock: DelayClock {
   @Test(arguments: TransportKind.allCases)
   func fiftyIdenticalGETsWithDeduplicationReachTheServerOnce(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
-      let client = server.client { $0.interceptors = [DeduplicationInterceptor()] }
+      let arrivals = ArrivalGate(expecting: 50)
+      let client = server.client { $0.interceptors = [arrivals.counter, DeduplicationInterceptor(), arrivals.gate] }
       let hits = try await withThrowingTaskGroup(of: Int.self) { group in
         for _ in 0..<50 {
           group.addTask {

@@ -25,7 +25,7 @@ import Testing
   func cancellingTheTaskCancelsTheTransfer(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       let stopwatch = Stopwatch()
-      let task = Task { try await client.send(Endpoint<Empty>.get("/slow").query(["ms": 5000])) }
+      let task = Task { try await client.send(Endpoint<Empty>.get("/slow").query(["ms": 30_000])) }
       try await pause(milliseconds: 200)
       task.cancel()
       let error = await #expect(throws: CourierError.self) { try await task.value }

@@ -79,7 +79,10 @@ import Testing
   @Test func identicalConcurrentGETsShareOneTransfer() async throws {
     let transport = StubTransport(.any.reply(.body(#"{"id":1}"#).delayed(by: 0.1)))
     struct Item: Decodable, Sendable { var id: Int }
-    let client = APIClient.stubbed(transport) { $0.interceptors = [DeduplicationInterceptor()] }
+    let arrivals = ArrivalGate(expecting: 50)
+    let client = APIClient.stubbed(transport) {
+      $0.interceptors = [arrivals.counter, DeduplicationInterceptor(), arrivals.gate]
+    }
     let ids = try await withThrowingTaskGroup(of: Int.self) { group in
       for _ in 0..<50 { group.addTask { try await client.value(Endpoint<Item>.get("/items/1").deduplicated()).id } }
       return try await group.reduce(into: []) { $0.append($1) }

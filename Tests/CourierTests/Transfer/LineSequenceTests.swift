@@ -127,7 +127,7 @@ import Testing
       let lines = chunks.lines()
       let first = Task { for try await _ in lines {} }
       Task {
-        try await Task.sleep(for: .seconds(5))
+        try await Task.sleep(for: .seconds(30))
         continuation.finish()  // without the check, both loops end here and the process exits normally
       }
       try await Task.sleep(for: .milliseconds(300))
