@@ -37,7 +37,8 @@ public enum TransportConformance {
   ///   - timingSlack: How late a timed event (a deadline's expiry, a refused connection's report) may come.
   ///     The default is the 100 ms Courier promises; a test process that runs hundreds of tests at once on a small
   ///     machine may need more. The case adds the longest time a probe task (sleeping 10 ms at a time beside the
-  ///     timed step) woke late, so a stall of the whole process is not taken for the transport's.
+  ///     timed step) woke late, so a stall of the whole process is not taken for the transport's — nor is a
+  ///     transport's own blocking of every thread of the shared pool.
   public static func check(
     _ conformanceCase: TransportConformanceCase,
     over transport: any HTTPTransport,
