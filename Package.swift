@@ -187,6 +187,7 @@ let package = Package(
         "Courier",
         "CourierAsyncHTTPClient",
         "CourierDemoServer",
+        "CourierTesting",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],

@@ -22,3 +22,25 @@ public func temporaryDirectory() throws -> URL {
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   return url
 }
+
+/// Waits until `condition` holds, checking every 5 ms; records a failure and throws after `seconds` (a condition
+/// that never comes is a failing test, not a stuck one).
+public func waitUntil(
+  _ what: String, within seconds: TimeInterval = 20, _ condition: () throws -> Bool
+) async throws {
+  let stopwatch = Stopwatch()
+  while try !condition() {
+    guard stopwatch.elapsed < seconds else { throw WaitTimedOut(what: what, seconds: seconds) }
+    try await pause(milliseconds: 5)
+  }
+}
+
+/// A condition that ``waitUntil(_:within:_:)`` waited for did not come.
+public struct WaitTimedOut: Error, CustomStringConvertible {
+  /// What was waited for.
+  public let what: String
+  /// How long.
+  public let seconds: TimeInterval
+  /// `what` and how long.
+  public var description: String { "waited \(seconds) s for \(what)" }
+}

@@ -103,6 +103,10 @@ extension APIClient {
     /// send none (a `Cookie` header you set yourself still goes out). Courier applies cookies to every hop of a
     /// redirect; transports keep none of their own.
     public var cookies: CookieJar? = CookieJar()
+    /// The clock the client's calls keep time on: their deadlines and idle timeouts, minimum durations and the
+    /// durations their events report. The system's by default, whose deadlines fire on a Dispatch timer of their
+    /// own; CourierTesting's `TestDelayClock` lets a test move time by hand.
+    public var clock: any DelayClock = SystemDelayClock()
     /// Receives every call's ``CourierEvent``s.
     public var eventHandler: (@Sendable (CourierEvent) -> Void)?
     /// How JSON dates are written and read for every call, over ``decoder`` and ``encoder``; `nil` (the default)

@@ -16,25 +16,36 @@ enum Deadline {
 
   /// When the work last received something: the start, the response head, each body chunk.
   final class Activity: Sendable {
-    private let last = Locked(Uptime.now)
-    func touch() { last.withLock { $0 = Uptime.now } }
-    var idleSeconds: TimeInterval { last.withLock { $0.elapsed() } }
+    private let clock: any DelayClock
+    private let last: Locked<TimeInterval>
+    init(clock: any DelayClock) {
+      self.clock = clock
+      last = Locked(clock.uptime)
+    }
+    func touch() {
+      let now = clock.uptime
+      last.withLock { $0 = now }
+    }
+    var idleSeconds: TimeInterval {
+      let now = clock.uptime
+      return now - last.withLock { $0 }
+    }
   }
 
   /// Runs `operation`, cancelling it and throwing ``Expired`` when it is not done within `seconds`, or when `idle`
   /// seconds pass without `activity` being touched. Cancelling the calling task cancels it too.
   ///
   /// Without an idle limit, the deadline goes to `timer`, the client's shared timer, so a call starts no timer task
-  /// of its own.
+  /// of its own; with one, a task waits on the timer's clock.
   static func run<Result: Sendable>(
     seconds: TimeInterval,
     idle: TimeInterval? = nil,
     activity: Activity? = nil,
-    timer shared: DeadlineTimer? = nil,
+    timer shared: DeadlineTimer,
     _ operation: @escaping @Sendable () async throws -> Result
   ) async throws -> Result {
     let work = Task { try await operation() }
-    if let shared, idle == nil, seconds.isFinite {
+    if idle == nil, seconds.isFinite {
       // Work cut short by the deadline may end without an error (a body stream that stops early): `kept` never hands
       // it on.
       return try await kept(within: seconds, by: shared, onExpiry: { work.cancel() }) {
@@ -46,14 +57,15 @@ enum Deadline {
       }
     }
     let expired = Locked<Expired?>(nil)
+    let clock = shared.clock
     let timer = Task {
-      let start = Uptime.now
+      let start = clock.uptime
       while true {
-        let left = seconds - start.elapsed()
+        let left = seconds - (clock.uptime - start)
         var wait = left
         if let idle, let activity { wait = min(wait, idle - activity.idleSeconds) }
         if wait > 0 {
-          do { try await sleep(seconds: wait) } catch { return }
+          do { try await clock.sleep(seconds: wait) } catch { return }
           continue
         }
         let reason = left <= 0 ? nil : idle
@@ -196,16 +208,17 @@ struct FailureAfterHead: Error {
   let response: HTTPResponse
 }
 
-/// The deadlines of one client's calls, kept by one timer task instead of a timer task per call.
+/// The deadlines of one client's calls, kept by one timer of the client's clock instead of a timer per call.
 ///
-/// A timer task per call costs more than its start: on Linux a cancelled `Task.sleep` keeps its task and its
-/// dispatch timer until the time it was asked to sleep for, so a client sending thousands of requests a second with
-/// a 60-second timeout would hold a minute's worth of sleeping timers. Here, calls with the same timeout expire in
-/// the order they start, so each timeout has a queue in due order (a client has one or a few timeouts, found by a
-/// scan), and one task sleeps until the earliest head. A call's token is its position in its queue: finishing a call
-/// clears its entry in place, without hashing; cleared entries leave when they reach the head, or when they are more
-/// than half of the queue. Starting and finishing a call are amortised O(1); the timer task is replaced only when a
-/// call's deadline comes before the one it sleeps for.
+/// The timer is the clock's (``DelayClock/schedule(after:_:)``): for the system clock a Dispatch timer source on a
+/// queue of its own, so a deadline fires on time however busy Swift's shared pool is; a test's clock runs it when the
+/// test moves time past it. A timer task per call would cost more than its start: on Linux a cancelled `Task.sleep`
+/// keeps its task and its dispatch timer until the time it was asked to sleep for. Here, calls with the same timeout
+/// expire in the order they start, so each timeout has a queue in due order (a client has one or a few timeouts,
+/// found by a scan), and one timer waits for the earliest head. A call's token is its position in its queue:
+/// finishing a call clears its entry in place, without hashing; cleared entries leave when they reach the head, or
+/// when they are more than half of the queue. Starting and finishing a call are amortised O(1); the timer is
+/// replaced only when a call's deadline comes before the one it waits for.
 final class DeadlineTimer: Sendable {
   /// What ``register(timeout:expire:)`` returns, for ``unregister(_:)``.
   struct Token: Sendable {
@@ -214,7 +227,8 @@ final class DeadlineTimer: Sendable {
   }
 
   private struct Entry {
-    let due: ContinuousClock.Instant
+    /// The clock's ``DelayClock/uptime`` at which the deadline passes.
+    let due: TimeInterval
     let sequence: UInt64
     /// `nil` once the call finished or its deadline passed.
     var expire: (@Sendable () -> Void)?
@@ -262,33 +276,43 @@ final class DeadlineTimer: Sendable {
 
   private struct State {
     var queues: [Queue] = []
-    var sleeper: Task<Void, Never>?
+    /// Cancels the clock's timer for the current generation.
+    var cancelWake: (@Sendable () -> Void)?
     var generation: UInt64 = 0
-    var wakeAt: ContinuousClock.Instant?
+    /// When the current timer fires; `nil` when none is set.
+    var wakeAt: TimeInterval?
   }
 
+  /// The clock the deadlines are kept on.
+  let clock: any DelayClock
   private let state = Locked(State())
+
+  /// A timer on `clock`, the system's by default.
+  init(clock: any DelayClock = SystemDelayClock()) {
+    self.clock = clock
+  }
 
   /// Calls `expire` once `timeout` seconds have passed, unless ``unregister(_:)`` comes first.
   func register(timeout: TimeInterval, expire: @escaping @Sendable () -> Void) -> Token {
-    let due = ContinuousClock.now.advanced(by: .nanoseconds(Int64(min(max(timeout, 0), 1e9) * 1e9)))
+    let now = clock.uptime
+    let due = now + min(max(timeout, 0), 1e9)
     let key = timeout.bitPattern
-    return state.withLock { state in
+    let (token, wake) = state.withLock { state -> (Token, (generation: UInt64, previous: (@Sendable () -> Void)?)?) in
       var index = 0
       while index < state.queues.count, state.queues[index].timeout != key { index += 1 }
       if index == state.queues.count { state.queues.append(Queue(timeout: key)) }
       let sequence = state.queues[index].nextSequence
       state.queues[index].nextSequence &+= 1
       state.queues[index].entries.append(Entry(due: due, sequence: sequence, expire: expire))
-      if state.sleeper == nil || state.wakeAt.map({ due < $0 }) == true {
-        state.sleeper?.cancel()
-        state.generation &+= 1
-        state.wakeAt = due
-        let generation = state.generation
-        state.sleeper = Task { [weak self] in await self?.sleep(generation: generation) }
-      }
-      return Token(queue: index, sequence: sequence)
+      let token = Token(queue: index, sequence: sequence)
+      guard state.wakeAt.map({ due < $0 }) ?? true else { return (token, nil) }
+      return (token, (newWake(&state, at: due), state.cancelWake))
     }
+    if let wake {
+      wake.previous?()
+      schedule(generation: wake.generation, after: due - now)
+    }
+    return token
   }
 
   /// Forgets a call that finished; `false` when its deadline had already passed (and its `expire` ran or is about
@@ -317,47 +341,62 @@ final class DeadlineTimer: Sendable {
     state.withLock { state in state.queues.reduce(0) { $0 + $1.entries.count - $1.head } }
   }
 
-  /// The timer task: expires what is due, then sleeps until the next deadline; ends when none is left or when a
-  /// newer timer task replaced it.
-  private func sleep(generation: UInt64) async {
-    while true {
-      let (due, next) = state.withLock { state -> ([Entry], ContinuousClock.Instant?) in
-        guard state.generation == generation else { return ([], nil) }
-        let now = ContinuousClock.now
-        var due: [Entry] = []
-        var next: ContinuousClock.Instant?
-        for index in state.queues.indices {
-          state.queues[index].dropClearedHead()
-          while state.queues[index].head < state.queues[index].entries.count {
-            let head = state.queues[index].head
-            let entry = state.queues[index].entries[head]
-            if entry.expire != nil {
-              guard entry.due <= now else { break }
-              due.append(entry)
-              state.queues[index].entries[head].expire = nil
-            } else {
-              state.queues[index].cleared -= 1
-            }
-            state.queues[index].head += 1
-          }
-          state.queues[index].dropClearedHead()
-          let queue = state.queues[index]
-          guard queue.head < queue.entries.count else { continue }
-          let head = queue.entries[queue.head].due
-          next = next.map { min($0, head) } ?? head
-        }
-        state.wakeAt = next
-        if next == nil { state.sleeper = nil }
-        return (due, next)
-      }
-      // Deadlines of different timeouts due at one wake expire in due order.
-      for entry in due.sorted(by: { $0.due < $1.due }) { entry.expire?() }
-      guard let next else { return }
-      do {
-        try await Task.sleep(until: next, clock: .continuous)
-      } catch {
-        return
-      }
+  /// Makes the timer of a new generation the current one, due at `due`; returns its generation.
+  private func newWake(_ state: inout State, at due: TimeInterval) -> UInt64 {
+    state.generation &+= 1
+    state.wakeAt = due
+    state.cancelWake = nil
+    return state.generation
+  }
+
+  /// Sets the clock's timer for `generation`, unless a newer one replaced it meanwhile.
+  private func schedule(generation: UInt64, after seconds: TimeInterval) {
+    let cancel = clock.schedule(after: seconds) { [weak self] in self?.wake(generation: generation) }
+    let current = state.withLock { state in
+      guard state.generation == generation else { return false }
+      state.cancelWake = cancel
+      return true
     }
+    if !current { cancel() }
+  }
+
+  /// The timer fired: expires what is due, in due order, and sets the timer for the next deadline.
+  private func wake(generation: UInt64) {
+    let now = clock.uptime
+    let (due, next) = state.withLock { state -> ([Entry], (generation: UInt64, at: TimeInterval)?) in
+      guard state.generation == generation else { return ([], nil) }
+      var due: [Entry] = []
+      var next: TimeInterval?
+      for index in state.queues.indices {
+        state.queues[index].dropClearedHead()
+        while state.queues[index].head < state.queues[index].entries.count {
+          let head = state.queues[index].head
+          let entry = state.queues[index].entries[head]
+          if entry.expire != nil {
+            // A nanosecond's tolerance: the clock's time and the due time are sums of seconds in floating point.
+            guard entry.due <= now + 1e-9 else { break }
+            due.append(entry)
+            state.queues[index].entries[head].expire = nil
+          } else {
+            state.queues[index].cleared -= 1
+          }
+          state.queues[index].head += 1
+        }
+        state.queues[index].dropClearedHead()
+        let queue = state.queues[index]
+        guard queue.head < queue.entries.count else { continue }
+        let head = queue.entries[queue.head].due
+        next = next.map { min($0, head) } ?? head
+      }
+      guard let next else {
+        state.wakeAt = nil
+        state.cancelWake = nil
+        return (due, nil)
+      }
+      return (due, (newWake(&state, at: next), next))
+    }
+    // Deadlines of different timeouts due at one wake expire in due order.
+    for entry in due.sorted(by: { $0.due < $1.due }) { entry.expire?() }
+    if let next { schedule(generation: next.generation, after: next.at - now) }
   }
 }

@@ -38,8 +38,8 @@ final class CallEngine: Sendable {
   let defaultFieldsProblem: CourierError?
   /// The configured interceptors in front of Courier's last stage and the transport, composed once.
   let chain: InterceptorNext
-  /// The deadlines of this client's calls, kept by one timer task.
-  let deadlines = DeadlineTimer()
+  /// The deadlines of this client's calls, kept by one timer of its clock.
+  let deadlines: DeadlineTimer
   /// Whether a call's deadline can be kept without a task of its own: the transport stops its request when the
   /// call's ``DeadlineSignal`` fires, and every interceptor waits on nothing but the rest of the chain, or ends its own
   /// waits when the signal fires.
@@ -50,6 +50,7 @@ final class CallEngine: Sendable {
 
   init(_ configuration: APIClient.Configuration) {
     self.configuration = configuration
+    deadlines = DeadlineTimer(clock: configuration.clock)
     messages = UserMessages(configuration)
     baseTarget = configuration.baseURL.map { url in
       Result { try RequestTarget(url: url) }.mapError { $0 as? CourierError ?? CourierError(.invalidURL, "\(url)") }
@@ -101,7 +102,8 @@ final class CallEngine: Sendable {
 struct Call: Sendable {
   let engine: CallEngine
   let context: CallContext
-  let started = Uptime.now
+  /// The client clock's ``DelayClock/uptime`` when the call started.
+  let started: TimeInterval
   /// The request the endpoint describes with its body, or why it could not be built.
   let built: Result<(request: HTTPRequest, body: BodyStream?), any Error>
   /// The endpoint's ``Endpoint/minimumDuration``.
@@ -113,6 +115,7 @@ struct Call: Sendable {
     engine: CallEngine, endpoint: borrowing Endpoint<Value>, progress: TransferReporters?, incremental: Bool
   ) {
     self.engine = engine
+    started = engine.deadlines.clock.uptime
     minimumDuration = endpoint.minimumDuration
     built = Result { try engine.makeRequest(endpoint) }
     let configuration = engine.configuration
@@ -144,7 +147,7 @@ struct Call: Sendable {
       request = built
       try Task.checkCancellation()
       let idle = context.idleTimeout
-      let activity = idle.map { _ in Deadline.Activity() }
+      let activity = idle.map { _ in Deadline.Activity(clock: engine.deadlines.clock) }
       var context = self.context
       let signal = runsInCallersTask(body: body) ? DeadlineSignal() : nil
       context.deadlineSignal = signal
@@ -236,7 +239,9 @@ struct Call: Sendable {
   /// Sleeps until `minimum` seconds have passed since the call started; returns at once when cancelled.
   private func waitForMinimumDuration(_ minimum: TimeInterval) async throws {
     do {
-      try await sleep(seconds: minimum - started.elapsed())
+      let clock = engine.deadlines.clock
+      let left = minimum - (clock.uptime - started)
+      if left > 0 { try await clock.sleep(seconds: left) }
     } catch {
       throw CourierError(.cancelled, "The request was cancelled during its minimum duration")
     }
@@ -248,7 +253,7 @@ struct Call: Sendable {
     let counters = context.events.counters
     context.events.send(
       .finished(
-        callID: context.callID, duration: started.elapsed(), attempts: counters.attempts,
+        callID: context.callID, duration: engine.deadlines.clock.uptime - started, attempts: counters.attempts,
         bytesSent: counters.bytesSent, bytesReceived: received ?? 0, status: response?.status ?? error?.status,
         error: error))
   }

@@ -61,7 +61,8 @@ extension APIClient {
         throw call.engine.unacceptable(endpoint, request: request, response: response, data: data ?? Data())
       }
       let chunks = ErrorTypedBody(
-        base: body, request: request, response: response, progress: progress, idle: call.context.idleTimeout)
+        base: body, request: request, response: response, progress: progress, idle: call.context.idleTimeout,
+        clock: call.engine.deadlines.clock)
       let stream = StreamedResponse(
         value: BodyStream(chunks, length: body.length, isRepeatable: body.isRepeatable), data: Data(),
         response: response, request: request, redirects: call.context.events.redirects)
@@ -79,6 +80,8 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
   let progress: TransferReporters?
   /// The call's idle timeout, which goes on holding while the caller reads the stream.
   let idle: TimeInterval?
+  /// The client's clock, which the idle timeout waits on.
+  let clock: any DelayClock
 
   struct AsyncIterator: AsyncIteratorProtocol {
     var base: IdleLimitedChunks
@@ -104,7 +107,7 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
 
   func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(
-      base: IdleLimitedChunks(base.makeAsyncIterator(), idle: idle), request: request, response: response,
+      base: IdleLimitedChunks(base.makeAsyncIterator(), idle: idle, clock: clock), request: request, response: response,
       progress: progress)
   }
 }
@@ -113,10 +116,12 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
 struct IdleLimitedChunks {
   var base: BodyStream.AsyncIterator
   let idle: TimeInterval?
+  let clock: any DelayClock
 
-  init(_ base: BodyStream.AsyncIterator, idle: TimeInterval?) {
+  init(_ base: BodyStream.AsyncIterator, idle: TimeInterval?, clock: any DelayClock) {
     self.base = base
     self.idle = idle
+    self.clock = clock
   }
 
   mutating func next() async throws -> Data? {
@@ -126,8 +131,8 @@ struct IdleLimitedChunks {
     defer { base = box.iterator }
     return try await withThrowingTaskGroup(of: Data?.self) { group in
       group.addTask { try await box.next() }
-      group.addTask {
-        try await sleep(seconds: idle)
+      group.addTask { [clock] in
+        try await clock.sleep(seconds: idle)
         throw CourierError(.timeout, "No bytes arrived for \(idle) s, the call's idle timeout")
       }
       defer { group.cancelAll() }

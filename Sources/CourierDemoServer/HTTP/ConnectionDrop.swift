@@ -2,6 +2,10 @@ import Foundation
 import Hummingbird
 import NIOCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Ends a request by dropping its connection instead of answering (`/flaky/{key}?mode=reset`).
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum ConnectionDrop {
@@ -42,14 +46,39 @@ enum ConnectionDrop {
     return Response(status: .internalServerError, body: ResponseBody { _ in throw Dropped() })
   }
 
-  /// How long a reset in the middle of a response body waits for the bytes already written to reach the client.
-  static let deliveryWait: Duration = .milliseconds(100)
+  /// How long a reset in the middle of a response body waits for the bytes already written to reach the client: on
+  /// Linux at most this, until the peer acknowledged every byte; elsewhere this.
+  static let deliveryWait: Duration = .seconds(10)
 
-  /// Waits `delay` (so bytes already written can reach the peer; a reset discards whatever is still queued), then
-  /// resets `channel`.
-  static func reset(_ channel: any Channel, after delay: Duration) async {
-    try? await Task.sleep(for: delay)
+  /// Waits until the bytes already written reached the peer (a reset discards whatever is still queued, however
+  /// slowly the client reads), at most `limit`, then resets `channel`.
+  static func reset(_ channel: any Channel, after limit: Duration) async {
+    await waitForDelivery(channel, limit: limit)
     await reset(channel)
+  }
+
+  /// Waits until the peer has acknowledged every byte written to `channel`: on Linux, `TCP_INFO` shows nothing unsent
+  /// and nothing unacknowledged in three readings in a row, 10 ms apart (bytes still in the channel's own buffer
+  /// reach the socket long before it has drained); at most `limit`. Elsewhere it waits 100 ms.
+  static func waitForDelivery(_ channel: any Channel, limit: Duration) async {
+    #if os(Linux)
+    guard let socket = channel as? any SocketOptionProvider else { return }
+    let clock = ContinuousClock()
+    let end = clock.now + limit
+    var settled = 0
+    while settled < 3, clock.now < end {
+      let info: KernelTCPInfo
+      do {
+        info = try await socket.unsafeGetSocketOption(level: SocketOptionLevel(IPPROTO_TCP), name: TCP_INFO).get()
+      } catch {
+        return
+      }
+      settled = info.isDrained ? settled + 1 : 0
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    #else
+    try? await Task.sleep(for: .milliseconds(100))
+    #endif
   }
 
   /// Closes `channel` with `SO_LINGER` 0, so the peer gets a TCP RST ("connection reset by peer") instead of a FIN.
@@ -62,3 +91,22 @@ enum ConnectionDrop {
     try? await channel.close()
   }
 }
+
+#if os(Linux)
+/// The start of Linux's `struct tcp_info` (linux/tcp.h; glibc's copy stops before `tcpi_notsent_bytes`), read as
+/// 64-bit words: `tcpi_unacked` is the low half of word 3 (byte 24), `tcpi_notsent_bytes` of word 18 (byte 144).
+private struct KernelTCPInfo: Sendable {
+  var words:
+    (
+      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+    ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+  /// Segments sent and not yet acknowledged.
+  var unacknowledgedSegments: UInt32 { UInt32(truncatingIfNeeded: words.3) }
+  /// Bytes queued and not yet sent.
+  var unsentBytes: UInt32 { UInt32(truncatingIfNeeded: words.18) }
+  /// Whether everything written was sent and acknowledged.
+  var isDrained: Bool { unacknowledgedSegments == 0 && unsentBytes == 0 }
+}
+#endif

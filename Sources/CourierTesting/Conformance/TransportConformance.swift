@@ -36,9 +36,12 @@ public enum TransportConformance {
   ///   - transport: The transport under test.
   ///   - timingSlack: How late a timed event (a deadline's expiry, a refused connection's report) may come.
   ///     The default is the 100 ms Courier promises; a test process that runs hundreds of tests at once on a small
-  ///     machine may need more. The case adds the longest time a probe task (sleeping 10 ms at a time beside the
-  ///     timed step) woke late, so a stall of the whole process is not taken for the transport's — nor is a
-  ///     transport's own blocking of every thread of the shared pool.
+  ///     machine may need more. A stall of the whole process is not taken for the transport's: a probe on a thread
+  ///     of its own, outside Swift's shared pool, sleeps 10 ms at a time beside each timed step, and the longest
+  ///     time it woke late (at most 2 s) is added to the slack. A transport that blocks the threads of the shared
+  ///     pool cannot delay that thread, so its lateness is never forgiven: the case fails and says the pool was
+  ///     blocked. When the process itself stalled for more than 2 s and a check failed, the run is inconclusive
+  ///     and the case runs again, up to three times in all; never passed.
   public static func check(
     _ conformanceCase: TransportConformanceCase,
     over transport: any HTTPTransport,
@@ -81,8 +84,32 @@ public enum TransportConformance {
     trusting makeTransport: (@Sendable (ServerTrustPolicy) async throws -> any HTTPTransport)?,
     timingSlack: Duration
   ) async throws {
-    let run = ConformanceRun(transport: transport, slack: timingSlack, trusting: makeTransport)
-    let limit = conformanceCase.timeLimit + timingSlack * 4
+    var stalls: [Double] = []
+    while true {
+      let run = ConformanceRun(transport: transport, slack: timingSlack, trusting: makeTransport)
+      do {
+        try await run.check(conformanceCase)
+        return
+      } catch let inconclusive as ConformanceRun.Inconclusive {
+        stalls.append(inconclusive.stall)
+        guard stalls.count < ConformanceRun.attempts else {
+          let seconds = stalls.map { "\(($0 * 1000).rounded() / 1000) s" }.joined(separator: ", ")
+          throw TransportConformanceFailure(
+            conformanceCase.name,
+            "inconclusive: a check failed in each of \(stalls.count) runs while the whole process stood still for "
+              + "longer than the \(ConformanceRun.stallAllowance) s the checks allow (\(seconds), measured on a "
+              + "thread outside Swift's shared pool); last: \(inconclusive.message)")
+        }
+      }
+    }
+  }
+}
+
+extension ConformanceRun {
+  /// Runs `conformanceCase` once with this run, stopping its servers after.
+  fileprivate func check(_ conformanceCase: TransportConformanceCase) async throws {
+    let run = self
+    let limit = conformanceCase.timeLimit + Duration.seconds(timingSlack * 4)
     do {
       try await withThrowingTaskGroup(of: Bool.self) { group in
         group.addTask {
@@ -152,10 +179,25 @@ public struct TransportConformanceFailure: Error, CustomStringConvertible {
 
 /// What a case runs with: the transport under test, the servers it started, and the checks.
 final class ConformanceRun: Sendable {
+  /// The longest stall of the whole process a timed check forgives, in seconds; past it a failed check is
+  /// inconclusive.
+  static let stallAllowance = 2.0
+  /// How many times a case runs when its runs are inconclusive.
+  static let attempts = 3
+  /// How much longer than the process Swift's shared pool must have been held up before a failure says so.
+  static let poolBlockReported = 0.2
+
+  /// A check failed while the process had stalled for longer than ``stallAllowance``: the run tells nothing.
+  struct Inconclusive: Error {
+    let stall: Double
+    let message: String
+  }
+
   let transport: any HTTPTransport
-  private let timingSlack: Double
-  /// The longest time a probe task was kept from running during this case's timed steps (see ``timed(_:)``).
-  private let longestStall = Locked<Double>(0)
+  /// The slack the run was given, in seconds.
+  let timingSlack: Double
+  /// The longest stalls measured during this case's timed steps (see ``timed(_:)``).
+  private let stalls = Locked(StallMonitor.Stalls())
   private let servers = Locked<[ScriptedServer]>([])
   private let tlsServers = Locked<[TLSServer]>([])
   private let makeTrustingTransport: (@Sendable (ServerTrustPolicy) async throws -> any HTTPTransport)?
@@ -169,9 +211,16 @@ final class ConformanceRun: Sendable {
     self.timingSlack = Self.seconds(slack)
   }
 
-  /// How late a timed event may come: the slack the run was given, and the longest time the machine kept a probe
-  /// task from running during the case's timed steps, as a stall of the whole process delays any transport alike.
-  var slack: Double { timingSlack + longestStall.withLock { $0 } }
+  /// How late a timed event may come: the slack the run was given, and the longest time the whole process stood
+  /// still during the case's timed steps, up to ``stallAllowance`` — measured on a thread outside Swift's shared
+  /// pool, so a transport that blocks the pool's threads cannot excuse itself.
+  var slack: Double { timingSlack + min(processStall, Self.stallAllowance) }
+
+  /// The longest time the whole process stood still during the case's timed steps, in seconds.
+  var processStall: Double { stalls.withLock { $0.process } }
+
+  /// The longest time Swift's shared pool ran nothing else during the case's timed steps, in seconds.
+  var poolStall: Double { stalls.withLock { $0.pool } }
 
   /// Starts a scripted server that the run stops when the case ends.
   func server(_ script: @escaping ScriptedServer.Script) async throws -> ScriptedServer {
@@ -219,9 +268,21 @@ final class ConformanceRun: Sendable {
     return APIClient(configuration: configuration)
   }
 
-  /// Throws a failure with `message` unless `condition` holds.
+  /// Throws a failure with `message` unless `condition` holds: ``Inconclusive`` when the process stalled for longer
+  /// than ``stallAllowance`` meanwhile, and a failure that says so when Swift's shared pool was held up while the
+  /// process was not.
   func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
-    guard condition else { throw TransportConformanceFailure("", message()) }
+    guard !condition else { return }
+    let stalls = self.stalls.withLock { $0 }
+    if stalls.process > Self.stallAllowance { throw Inconclusive(stall: stalls.process, message: message()) }
+    var text = message()
+    if stalls.pool - stalls.process > Self.poolBlockReported {
+      text +=
+        "; meanwhile Swift's shared pool ran nothing else for \(Self.rounded(stalls.pool)) s while the process "
+        + "stood still for at most \(Self.rounded(stalls.process)) s: something on the call's path blocks the "
+        + "threads of the shared pool (a lock or semaphore held across a wait, a synchronous read or sleep)"
+    }
+    throw TransportConformanceFailure("", text)
   }
 
   /// The `CourierError` `body` throws; a failure when it succeeds or throws anything else.
@@ -237,36 +298,33 @@ final class ConformanceRun: Sendable {
 
   /// Runs `body` and returns its result with the seconds it took.
   ///
-  /// Meanwhile a probe task sleeps 10 ms at a time and notes how much later than that it woke; the longest delay
-  /// counts towards ``slack``. On a machine busy with other work a deadline fires late for the same reason the probe
-  /// wakes late, which is not the transport's doing.
+  /// Meanwhile a ``StallMonitor`` measures how long the whole process and Swift's shared pool stood still; the
+  /// process's stall counts towards ``slack`` (up to ``stallAllowance``), the pool's only towards the diagnosis of a
+  /// failed check.
   func timed<Value>(_ body: () async throws -> Value) async rethrows -> (Value, Double) {
     let start = ContinuousClock.now
-    let probe = Task { [longestStall] in
-      let interval = Duration.milliseconds(10)
-      var last = start
-      while true {
-        let cancelled = (try? await Task.sleep(for: interval)) == nil
-        let now = ContinuousClock.now
-        let late = Self.seconds(last.duration(to: now) - interval)
-        longestStall.withLock { $0 = max($0, late) }
-        if cancelled { return }
-        last = now
-      }
-    }
+    let monitor = StallMonitor()
     let value: Value
     do {
       value = try await body()
     } catch {
-      probe.cancel()
-      await probe.value
+      record(await monitor.stop())
       throw error
     }
     let elapsed = start.duration(to: .now)
-    probe.cancel()
-    await probe.value
+    record(await monitor.stop())
     return (value, Self.seconds(elapsed))
   }
+
+  /// Keeps the longest stalls measured.
+  func record(_ measured: StallMonitor.Stalls) {
+    stalls.withLock { stalls in
+      stalls.process = max(stalls.process, measured.process)
+      stalls.pool = max(stalls.pool, measured.pool)
+    }
+  }
+
+  private static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
   private static func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

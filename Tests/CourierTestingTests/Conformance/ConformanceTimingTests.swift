@@ -1,27 +1,113 @@
 import Courier
 import Foundation
+import HTTPTypes
 import Testing
 
 @testable import CourierTesting
 
-/// The conformance cases' timed checks allow for a stall of the whole process, which a probe measures.
-@Suite(.timeLimit(.minutes(1))) struct ConformanceTimingTests {
-  @Test func aStallOfTheWholeProcessCountsTowardsTheSlack() async throws {
-    let run = ConformanceRun(transport: StubTransport(), slack: .milliseconds(100))
-    let (_, elapsed) = await run.timed {
-      // Twice as many jobs as the machine has processors, each blocking its thread for 100 ms, hold every thread of
-      // the shared pool for at least 100 ms: the probe's 10 ms sleeps cannot end meanwhile.
-      await withTaskGroup(of: Void.self) { group in
-        for _ in 0..<(2 * ProcessInfo.processInfo.activeProcessorCount) {
-          group.addTask { usleep(100_000) }
-        }
+/// The conformance cases' timed checks forgive a stall of the whole process, measured on a thread outside Swift's
+/// shared pool, and never a transport that blocks the pool.
+@Suite(.timeLimit(.minutes(2))) struct ConformanceTimingTests {
+  // The tests that block the shared pool run in a process of their own (an exit test), so that other tests of this
+  // process are not held up by it; the child writes what it saw to its standard error before it fails.
+
+  @Test func aBlockedSharedPoolDoesNotCountTowardsTheSlack() async throws {
+    await #expect(processExitsWith: .success) {
+      let run = ConformanceRun(transport: StubTransport(), slack: .milliseconds(100))
+      _ = await run.timed { await blockTheSharedPool(seconds: 0.3) }
+      // The pool's probe could not run while every thread of the pool was held; the thread outside the pool could.
+      // The slack is the given one plus the stall of the whole process alone, never the pool's.
+      let slack = 0.1 + min(run.processStall, ConformanceRun.stallAllowance)
+      guard run.poolStall >= 0.25, run.slack == slack else {
+        FileHandle.standardError.write(Data("pool \(run.poolStall) s, slack \(run.slack) s".utf8))
+        exit(1)
       }
     }
-    #expect(elapsed >= 0.1)
-    #expect(run.slack >= 0.1 + 0.05, "the probe saw no stall: the slack is \(run.slack) s")
+  }
+
+  @Test func aStallOfTheWholeProcessCountsTowardsTheSlack() async throws {
+    let run = ConformanceRun(transport: StubTransport(), slack: .milliseconds(100))
+    _ = try await run.timed {
+      // A child stops this whole process for 300 ms with SIGSTOP, as a stall of the machine would, then resumes it.
+      let child = Process()
+      child.executableURL = URL(fileURLWithPath: "/bin/sh")
+      child.arguments = ["-c", "kill -STOP \(getpid()); sleep 0.3; kill -CONT \(getpid())"]
+      try child.run()
+      while child.isRunning { try await Task.sleep(nanoseconds: 10_000_000) }
+    }
+    #expect(run.processStall >= 0.25, "the thread outside the pool saw no stall: \(run.processStall) s")
+    #expect(run.slack >= 0.1 + 0.25)
   }
 
   @Test func withoutATimedStepTheSlackIsTheOneGiven() {
     #expect(ConformanceRun(transport: StubTransport(), slack: .milliseconds(250)).slack == 0.25)
+  }
+
+  @Test func aFailedCheckDuringAStallOfTheProcessIsInconclusive() throws {
+    let run = ConformanceRun(transport: StubTransport(), slack: .milliseconds(100))
+    run.record(StallMonitor.Stalls(process: 2.5, pool: 2.5))
+    #expect(throws: ConformanceRun.Inconclusive.self) { try run.expect(false, "late") }
+    // A check that holds is not affected.
+    try run.expect(true, "on time")
+    #expect(run.slack == 0.1 + ConformanceRun.stallAllowance, "the allowance is capped")
+  }
+
+  @Test func aFailedCheckWhileOnlyThePoolStoodStillSaysThePoolWasBlocked() throws {
+    let run = ConformanceRun(transport: StubTransport(), slack: .milliseconds(100))
+    run.record(StallMonitor.Stalls(process: 0.01, pool: 3.9))
+    let failure = #expect(throws: TransportConformanceFailure.self) { try run.expect(false, "late") }
+    #expect(failure?.message.contains("blocks the threads of the shared pool") == true, "\(failure?.message ?? "")")
+  }
+
+  /// A transport that blocks every thread of Swift's shared pool for 2 s once a response head with a short deadline
+  /// has arrived — the most common concurrency bug of a transport — fails the conformance suite, and says why.
+  @Test func aTransportThatBlocksTheSharedPoolFails() async throws {
+    await #expect(processExitsWith: .success) {
+      let name = "A response that never finishes ends at the deadline"
+      let conformanceCase = TransportConformance.cases.first { $0.name == name }!
+      let transport = PoolBlockingTransport(URLSessionTransport())
+      do {
+        try await TransportConformance.check(conformanceCase, over: transport, timingSlack: .milliseconds(100))
+        FileHandle.standardError.write(Data("passed".utf8))
+        exit(1)
+      } catch {
+        let message = "\(error)"
+        guard message.contains("the 0.5 s deadline expired after"),
+          message.contains("blocks the threads of the shared pool")
+        else {
+          FileHandle.standardError.write(Data(message.utf8))
+          exit(1)
+        }
+      }
+    }
+  }
+}
+
+/// Holds every thread of Swift's shared pool for `seconds`: twice as many jobs as processors, each blocking its thread.
+private func blockTheSharedPool(seconds: Double) async {
+  await withTaskGroup(of: Void.self) { group in
+    for _ in 0..<(2 * ProcessInfo.processInfo.activeProcessorCount) {
+      group.addTask { usleep(UInt32(seconds * 1e6)) }
+    }
+  }
+}
+
+/// A transport that, once the head of a call with a deadline of 1 s or less has arrived, starts jobs that block every
+/// thread of Swift's shared pool for 2 s.
+private struct PoolBlockingTransport: HTTPTransport {
+  let base: any HTTPTransport
+
+  init(_ base: any HTTPTransport) { self.base = base }
+
+  func send(
+    _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
+  ) async throws -> (HTTPResponse, BodyStream) {
+    let answer = try await base.send(request, body: body, options: options)
+    if options.timeout <= 2 {
+      for _ in 0..<(2 * ProcessInfo.processInfo.activeProcessorCount) {
+        Task.detached { usleep(2_000_000) }
+      }
+    }
+    return answer
   }
 }

@@ -1,4 +1,5 @@
 import CourierTestSupport
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -7,18 +8,18 @@ import Testing
 
 @Suite struct CacheFreshnessTests {
   @Test func freshResponsesAreServedWithoutTheOriginUntilMaxAge() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, hit in reply(.ok, ["Cache-Control": "max-age=60"], "v\(hit)") }
     let client = origin.client()
     let first = try await client.send(Endpoint<String>.get("/a"))
     #expect(first.cacheStatus == .miss)
-    clock.advance(30)
+    clock.advance(by: 30)
     let second = try await client.send(Endpoint<String>.get("/a"))
     #expect(second.cacheStatus == .hit)
     #expect(second.value == "v1")
     #expect(second.headerFields[.age] == "30")
     #expect(origin.hits == 1)
-    clock.advance(31)
+    clock.advance(by: 31)
     let third = try await client.send(Endpoint<String>.get("/a"))
     #expect(third.cacheStatus == .miss)
     #expect(third.value == "v2")
@@ -26,20 +27,20 @@ import Testing
   }
 
   @Test func expiresAndDateGiveTheLifetime() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(.ok, ["Expires": HTTPDate.format(clock.now.addingTimeInterval(100))])
     }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/e"))
-    clock.advance(99)
+    clock.advance(by: 99)
     #expect(try await client.send(Endpoint<String>.get("/e")).cacheStatus == .hit)
-    clock.advance(2)
+    clock.advance(by: 2)
     #expect(try await client.send(Endpoint<String>.get("/e")).cacheStatus == .miss)
   }
 
   @Test func maxAgeWinsOverExpiresAndInvalidExpiresMeansExpired() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let both = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Cache-Control": "max-age=10", "Expires": "0"]) }
     let client = both.client()
     try await client.send(Endpoint<String>.get("/x"))
@@ -52,35 +53,35 @@ import Testing
   }
 
   @Test func ageHeaderAndClockSkewCountTowardsAge() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Cache-Control": "max-age=60", "Age": "50"]) }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/a"))
-    clock.advance(5)
+    clock.advance(by: 5)
     let hit = try await client.send(Endpoint<String>.get("/a"))
     #expect(hit.cacheStatus == .hit)
     #expect(hit.headerFields[.age] == "55")
-    clock.advance(6)
+    clock.advance(by: 6)
     #expect(try await client.send(Endpoint<String>.get("/a")).cacheStatus == .miss)
     let skewed = FakeOrigin(clock: clock) { _, _ in
       reply(.ok, ["Cache-Control": "max-age=60", "Date": HTTPDate.format(clock.now.addingTimeInterval(-50))])
     }
     let skewedClient = skewed.client()
     try await skewedClient.send(Endpoint<String>.get("/b"))
-    clock.advance(11)
+    clock.advance(by: 11)
     #expect(try await skewedClient.send(Endpoint<String>.get("/b")).cacheStatus == .miss, "apparent age 50 + 11 > 60")
   }
 
   @Test func heuristicFreshnessFromLastModifiedOnlyWithoutExplicitExpiry() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(.ok, ["Last-Modified": HTTPDate.format(clock.now.addingTimeInterval(-1000))])
     }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/h"))
-    clock.advance(99)
+    clock.advance(by: 99)
     #expect(try await client.send(Endpoint<String>.get("/h")).cacheStatus == .hit, "10% of 1000 s")
-    clock.advance(2)
+    clock.advance(by: 2)
     let stale = try await client.send(Endpoint<String>.get("/h"))
     #expect(stale.cacheStatus == .miss)
     #expect(origin.requests.last?.headerFields[.ifModifiedSince] != nil)
@@ -90,20 +91,20 @@ import Testing
   /// do not, however old their `Last-Modified`.
   @Test(arguments: [(200, true), (404, true), (410, true), (500, false), (599, false), (299, false)])
   func heuristicFreshnessOnlyForHeuristicallyCacheableStatuses(code: Int, cacheable: Bool) async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(HTTPResponse.Status(code: code), ["Last-Modified": HTTPDate.format(clock.now.addingTimeInterval(-10_000))])
     }
     let client = origin.client()
     _ = try? await client.send(Endpoint<String>.get("/h").expectAnyStatus())
-    clock.advance(10)
+    clock.advance(by: 10)
     let second = try await client.send(Endpoint<String>.get("/h").expectAnyStatus())
     #expect((second.cacheStatus == .hit) == cacheable, "\(code)")
     #expect(origin.hits == (cacheable ? 1 : 2), "\(code)")
   }
 
   @Test func noStoreIsNeverStoredAndUnknownDirectivesAreIgnored() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       request.path == "/n"
         ? reply(.ok, ["Cache-Control": "no-store, max-age=60"])
@@ -118,7 +119,7 @@ import Testing
   }
 
   @Test func uncacheableStatusesAndMethodsAreNotStored() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       request.path == "/created"
         ? reply(.created, ["Last-Modified": HTTPDate.format(clock.now.addingTimeInterval(-999))])
@@ -134,7 +135,7 @@ import Testing
 
 @Suite struct CacheRevalidationTests {
   @Test func etagRevalidationUpdatesHeadersAndServesTheStoredBody() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       if request.headerFields[.ifNoneMatch] == "\"v1\"" {
         return reply(.notModified, ["ETag": "\"v1\"", "Cache-Control": "max-age=10", "X-Version": "2"], "")
@@ -143,14 +144,14 @@ import Testing
     }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/r"))
-    clock.advance(11)
+    clock.advance(by: 11)
     let revalidated = try await client.send(Endpoint<String>.get("/r"))
     #expect(revalidated.cacheStatus == .revalidated)
     #expect(revalidated.status == .ok)
     #expect(revalidated.value == "body-1")
     #expect(revalidated.headerFields[HTTPField.Name("X-Version")!] == "2")
     #expect(origin.requests.last?.headerFields[.ifNoneMatch] == "\"v1\"")
-    clock.advance(5)
+    clock.advance(by: 5)
     let hit = try await client.send(Endpoint<String>.get("/r"))
     #expect(hit.cacheStatus == .hit, "the 304 made the entry fresh again")
     #expect(hit.headerFields[HTTPField.Name("X-Version")!] == "2")
@@ -158,7 +159,7 @@ import Testing
   }
 
   @Test func noCacheResponsesAreStoredButAlwaysRevalidated() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       request.headerFields[.ifNoneMatch] != nil
         ? reply(.notModified, ["ETag": "\"a\""], "")
@@ -173,13 +174,13 @@ import Testing
   }
 
   @Test func changedResourceReplacesTheEntry() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, hit in
       reply(.ok, ["ETag": "\"v\(hit)\"", "Cache-Control": "max-age=1"], "v\(hit)")
     }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/c"))
-    clock.advance(2)
+    clock.advance(by: 2)
     let changed = try await client.send(Endpoint<String>.get("/c"))
     #expect(changed.cacheStatus == .miss)
     #expect(changed.value == "v2")
@@ -188,11 +189,11 @@ import Testing
   }
 
   @Test func requestDirectives() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, hit in reply(.ok, ["Cache-Control": "max-age=100"], "v\(hit)") }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/d"))
-    clock.advance(50)
+    clock.advance(by: 50)
     func get(_ directives: String, pragma: Bool = false) async throws -> APIResponse<String> {
       var endpoint = Endpoint<String>.get("/d")
       endpoint = pragma ? endpoint.header("Pragma", "no-cache") : endpoint.header("Cache-Control", directives)
@@ -200,7 +201,7 @@ import Testing
     }
     #expect(try await get("max-age=60").cacheStatus == .hit)
     #expect(try await get("max-age=40").cacheStatus == .miss, "older than the request's max-age")
-    clock.advance(50)
+    clock.advance(by: 50)
     #expect(try await get("min-fresh=60").cacheStatus == .miss, "fresh for 50 more, not 60")
     #expect(try await get("no-cache").cacheStatus == .miss)
     #expect(try await get("", pragma: true).cacheStatus == .miss, "Pragma: no-cache without Cache-Control")
@@ -210,7 +211,7 @@ import Testing
   }
 
   @Test func maxStaleAndOnlyIfCached() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       request.path == "/mr"
         ? reply(.ok, ["Cache-Control": "max-age=10, must-revalidate"]) : reply(.ok, ["Cache-Control": "max-age=10"])
@@ -218,7 +219,7 @@ import Testing
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/ms"))
     try await client.send(Endpoint<String>.get("/mr"))
-    clock.advance(30)
+    clock.advance(by: 30)
     #expect(
       try await client.send(Endpoint<String>.get("/ms").header("Cache-Control", "max-stale=25")).cacheStatus == .stale)
     #expect(
@@ -234,26 +235,26 @@ import Testing
   }
 
   @Test func immutableIgnoresReloadMaxAgeWhileFresh() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       reply(.ok, ["Cache-Control": request.path == "/i" ? "max-age=100, immutable" : "max-age=100"])
     }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/i"))
     try await client.send(Endpoint<String>.get("/m"))
-    clock.advance(10)
+    clock.advance(by: 10)
     #expect(try await client.send(Endpoint<String>.get("/i").header("Cache-Control", "max-age=0")).cacheStatus == .hit)
     #expect(try await client.send(Endpoint<String>.get("/m").header("Cache-Control", "max-age=0")).cacheStatus == .miss)
   }
 
   @Test func staleWhileRevalidateServesStaleAndRefreshesInTheBackground() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, hit in
       reply(.ok, ["Cache-Control": "max-age=10, stale-while-revalidate=30"], "v\(hit)")
     }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/swr"))
-    clock.advance(20)
+    clock.advance(by: 20)
     let stale = try await client.send(Endpoint<String>.get("/swr"))
     #expect(stale.cacheStatus == .stale)
     #expect(stale.value == "v1")
@@ -266,12 +267,12 @@ import Testing
     }
     #expect(try await client.send(Endpoint<String>.get("/swr")).value == "v2")
     #expect(origin.hits == 2, "a burst of stale hits starts one background refresh")
-    clock.advance(100)
+    clock.advance(by: 100)
     #expect(try await client.send(Endpoint<String>.get("/swr")).cacheStatus == .miss, "beyond the window")
   }
 
   @Test func staleIfErrorServesStaleOnFailuresWithinItsWindow() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let failing = Locked(false)
     let origin = FakeOrigin(clock: clock) { _, _ in
       // A timeout: an origin that cannot be reached at all would be answered stale beyond the window too.
@@ -281,15 +282,15 @@ import Testing
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/sie"))
     failing.withLock { $0 = true }
-    clock.advance(30)
+    clock.advance(by: 30)
     #expect(try await client.send(Endpoint<String>.get("/sie")).cacheStatus == .stale)
-    clock.advance(100)
+    clock.advance(by: 100)
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<String>.get("/sie")) }
     #expect(error?.isTimeout == true)
   }
 
   @Test func staleIfErrorAlsoCovers5xx() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, hit in
       hit == 1
         ? reply(.ok, ["Cache-Control": "max-age=1, stale-if-error=60"], "good")
@@ -297,7 +298,7 @@ import Testing
     }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/5"))
-    clock.advance(5)
+    clock.advance(by: 5)
     let response = try await client.send(Endpoint<String>.get("/5"))
     #expect(response.cacheStatus == .stale)
     #expect(response.value == "good")
@@ -306,7 +307,7 @@ import Testing
 
 @Suite struct CacheVaryAndInvalidationTests {
   @Test func varyKeepsOneVariantPerRequestHeaderValue() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       reply(
         .ok, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], request.headerFields[.acceptLanguage] ?? "none"
@@ -325,7 +326,7 @@ import Testing
   }
 
   @Test func varyStarNeverMatches() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Cache-Control": "max-age=60", "Vary": "*"]) }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/star"))
@@ -334,7 +335,7 @@ import Testing
   }
 
   @Test func unsafeRequestsInvalidateTargetLocationAndContentLocation() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { request, hit in
       switch (request.method, request.path ?? "") {
       case (.post, _):
@@ -361,7 +362,7 @@ import Testing
   }
 
   @Test func authorizedRequestsAreStoredByThisPrivateCacheUnlessForbidden() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       reply(.ok, ["Cache-Control": request.path == "/me" ? "private, max-age=60" : "no-store"])
     }
@@ -375,7 +376,7 @@ import Testing
   }
 
   @Test func headIsServedFromAStoredGET() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(.ok, ["Cache-Control": "max-age=60", "ETag": "\"h\""], "full body")
     }
@@ -391,7 +392,7 @@ import Testing
 
 @Suite struct CachePolicyTests {
   @Test func policiesPerClientAndPerEndpoint() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, hit in reply(.ok, ["Cache-Control": "max-age=10"], "v\(hit)") }
     let store = InMemoryCacheStore()
     let client = origin.client(store: store)
@@ -401,7 +402,7 @@ import Testing
     #expect(onlyCache?.kind == .notCached)
     #expect(origin.hits == 0)
     try await client.send(Endpoint<String>.get("/p"))
-    clock.advance(60)
+    clock.advance(by: 60)
     let elseLoad = try await client.send(Endpoint<String>.get("/p").cachePolicy(.returnCacheElseLoad))
     #expect(elseLoad.cacheStatus == .stale)
     #expect(try await client.send(Endpoint<String>.get("/p").cachePolicy(.returnCacheOnly)).value == "v1")
@@ -414,7 +415,7 @@ import Testing
   }
 
   @Test func offlineFallbackServesStaleWhenTheNetworkFailsButHonoursMustRevalidate() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let offline = Locked(false)
     let origin = FakeOrigin(clock: clock) { request, _ in
       if offline.withLock({ $0 }) { throw URLError(.notConnectedToInternet) }
@@ -425,7 +426,7 @@ import Testing
     try await client.send(Endpoint<String>.get("/feed"))
     try await client.send(Endpoint<String>.get("/strict"))
     offline.withLock { $0 = true }
-    clock.advance(3600)
+    clock.advance(by: 3600)
     let fallback = try await client.send(Endpoint<String>.get("/feed"))
     #expect(fallback.cacheStatus == .stale)
     #expect(fallback.value == "saved")
@@ -436,14 +437,14 @@ import Testing
   }
 
   @Test func cancellationIsNeverAnsweredFromAStaleFallback() async throws {
-    let clock = ManualClock()
+    let clock = TestDelayClock()
     let origin = FakeOrigin(clock: clock) { _, hit in
       if hit > 1 { throw CancellationError() }
       return reply(.ok, ["Cache-Control": "max-age=1"])
     }
     let client = origin.client(policy: .offlineFallback)
     try await client.send(Endpoint<String>.get("/c"))
-    clock.advance(10)
+    clock.advance(by: 10)
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<String>.get("/c")) }
     #expect(error?.isCancellation == true)
   }

@@ -1,25 +1,18 @@
 import CourierTestSupport
+import CourierTesting
 import Foundation
 import HTTPTypes
 
 @testable import Courier
-
-/// A clock the test moves by hand.
-final class ManualClock: DelayClock {
-  private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
-  var now: Date { current.withLock { $0 } }
-  func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
-  func sleep(seconds: TimeInterval) async throws { advance(seconds) }
-}
 
 /// An origin server in the test: answers with a closure, counts what reached it, stamps `Date` from the clock.
 final class FakeOrigin: HTTPTransport {
   typealias Responder = @Sendable (HTTPRequest, Int) throws -> (HTTPResponse, String)
   private let responder: Responder
   private let received = Locked<[HTTPRequest]>([])
-  let clock: ManualClock
+  let clock: TestDelayClock
 
-  init(clock: ManualClock, _ responder: @escaping Responder) {
+  init(clock: TestDelayClock, _ responder: @escaping Responder) {
     self.clock = clock
     self.responder = responder
   }

@@ -1,4 +1,5 @@
 import CourierTestSupport
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Logging
@@ -134,16 +135,14 @@ private struct Item: Decodable, Equatable {
 
   @Test func theSignalStopsTheTransportAtTheDeadlineAndLeavesTheCallersTaskUncancelled() async throws {
     let transport = SignalledTransport()
-    let client = client(transport)
-    let stopwatch = Stopwatch()
-    let error = await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Data>.get("/hang").timeout(0.3))
+    let clock = TestDelayClock(advancesOnSleep: false)
+    let client = client(transport) { $0.clock = clock }
+    try await expectTimeout(on: clock, at: 0.3, once: { !transport.seen.withLock { $0.isEmpty } }) {
+      let result = try await client.send(Endpoint<Data>.get("/hang").timeout(0.3))
+      #expect(!Task.isCancelled, "the deadline cancelled the caller's task")
+      return result
     }
-    let elapsed = stopwatch.elapsed
-    #expect(error?.kind == .timeout, "\(String(describing: error))")
-    // The upper bound leaves room for a loaded machine: without the signal the call would hang until the time limit.
-    #expect(elapsed >= 0.29 && elapsed < 20, "the 0.3 s deadline expired after \(elapsed) s")
-    #expect(!Task.isCancelled, "the deadline cancelled the caller's task")
+    #expect(transport.seen.withLock { $0 }.map(\.signalled) == [true])
     #expect(try await client.value(Endpoint<Item>.get("/item")) == Item(name: "lamp"))
   }
 
@@ -159,18 +158,21 @@ private struct Item: Decodable, Equatable {
 
   @Test func aCallThroughARetryWaitingTimesOutAtItsDeadlineInTheCallersTask() async throws {
     let transport = SignalledTransport()
-    let caller = withUnsafeCurrentTask { $0?.hashValue }
-    let client = client(transport) { $0.interceptors = [RetryInterceptor(maxAttempts: 3)] }
-    let stopwatch = Stopwatch()
-    let error = await #expect(throws: CourierError.self) {
+    let clock = TestDelayClock(advancesOnSleep: false)
+    let retrying = Locked(0)
+    let client = client(transport) {
+      $0.clock = clock
+      $0.interceptors = [RetryInterceptor(maxAttempts: 3, clock: clock)]
+      $0.eventHandler = { event in
+        if case .retrying = event { retrying.withLock { $0 += 1 } }
+      }
+    }
+    // The retry waits the 30 s the server asked for on the same clock; the deadline at 0.3 s ends that wait.
+    try await expectTimeout(on: clock, at: 0.3, once: { retrying.withLock { $0 } == 1 && clock.pendingWaits == 2 }) {
       try await client.send(Endpoint<Data>.get("/busy").timeout(0.3))
     }
-    let elapsed = stopwatch.elapsed
-    #expect(error?.kind == .timeout, "\(String(describing: error))")
-    // Bounded well below the 30 s the server asked to wait, with room for a loaded machine.
-    #expect(elapsed >= 0.29 && elapsed < 20, "the 0.3 s deadline ended the call after \(elapsed) s")
-    #expect(!Task.isCancelled, "the deadline cancelled the caller's task")
-    #expect(transport.seen.withLock { $0 } == [.init(task: caller, signalled: true)])
+    #expect(transport.seen.withLock { $0 }.map(\.signalled) == [true])
+    #expect(clock.sleeps == [30])
   }
 
   @Test func theSignalEndsARetrysDelay() async throws {
@@ -219,17 +221,17 @@ private struct Item: Decodable, Equatable {
 
   @Test func theSignalTakesAWaiterOutOfAFullConcurrencyLimit() async throws {
     let transport = SignalledTransport()
-    let client = client(transport) { $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 1)] }
+    let clock = TestDelayClock(advancesOnSleep: false)
+    let client = client(transport) {
+      $0.clock = clock
+      $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 1)]
+    }
     let holder = Task { try await client.send(Endpoint<Data>.get("/hang").timeout(20)) }
-    let waited = Stopwatch()
-    while transport.seen.withLock({ $0.isEmpty }), waited.elapsed < 10 { try await pause(milliseconds: 10) }
-    let stopwatch = Stopwatch()
-    let error = await #expect(throws: CourierError.self) {
+    try await waitUntil("the holder reached the transport") { !transport.seen.withLock { $0.isEmpty } }
+    // The waiter's deadline is registered when its call starts: two deadlines wait on the clock then.
+    try await expectTimeout(on: clock, at: 0.3, once: { clock.pendingWaits == 2 }) {
       try await client.send(Endpoint<Data>.get("/item").timeout(0.3))
     }
-    let elapsed = stopwatch.elapsed
-    #expect(error?.kind == .timeout, "\(String(describing: error))")
-    #expect(elapsed >= 0.29 && elapsed < 15, "the 0.3 s deadline ended the wait for a slot after \(elapsed) s")
     #expect(transport.seen.withLock { $0.count } == 1, "the waiter never reached the transport")
     holder.cancel()
     let held = await holder.result

@@ -12,12 +12,12 @@ import FoundationNetworking
 /// sends a request: these are the ways the transport conformance cases (buffered GETs) do not take.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct URLSessionDeadlineSignalTests {
   /// A server that answers `/start` with a redirect to `/next`, `/busy` with a 503 asking to retry in 30 s, and never
-  /// answers anything else.
-  private static func server(busyAnswers: Locked<Int> = Locked(0)) async throws -> ScriptedServer {
+  /// answers anything else; `requests` counts the requests it read.
+  private static func server(requests: Locked<[String]>) async throws -> ScriptedServer {
     try await ScriptedServer.start { connection in
       while let request = try await connection.readRequest() {
+        requests.withLock { $0.append(request.target) }
         if request.target == "/busy" {
-          busyAnswers.withLock { $0 += 1 }
           try await connection.respond(503, reason: "Service Unavailable", headers: [("Retry-After", "30")])
           continue
         }
@@ -30,57 +30,54 @@ import FoundationNetworking
     }
   }
 
-  /// Sends `endpoint` and expects it to time out after `timeout` seconds.
+  /// Sends `endpoint` with a 60 s timeout on a clock of the test's, and expects it to end with a timeout when the
+  /// clock reaches 60 s, once the server has read `last`. URLSession's own timeout is 61 s of real time, and the
+  /// server never answers: only the deadline's signal can end the call within the 20 s the check waits.
   private static func expectTimeout(
-    _ client: APIClient, _ endpoint: Endpoint<Data>, timeout: TimeInterval
+    _ transport: URLSessionTransport, _ endpoint: Endpoint<Data>, after last: String,
+    interceptors: [any Interceptor] = [], waitingFor ready: @escaping @Sendable () -> Bool = { true },
+    events: (@Sendable (CourierEvent) -> Void)? = nil
   ) async throws {
-    let stopwatch = Stopwatch()
-    let error = await #expect(throws: CourierError.self) { try await client.send(endpoint.timeout(timeout)) }
-    let elapsed = stopwatch.elapsed
-    #expect(error?.kind == .timeout, "\(String(describing: error))")
-    // Room for a loaded machine; the server never answers, so a deadline not kept would hang to the time limit.
-    #expect(elapsed >= timeout - 0.01 && elapsed < timeout + 15, "the \(timeout) s deadline passed after \(elapsed) s")
+    let requests = Locked<[String]>([])
+    let server = try await Self.server(requests: requests)
+    defer { Task { await server.stop() } }
+    let clock = TestDelayClock(advancesOnSleep: false)
+    var configuration = APIClient.Configuration(baseURL: server.baseURL, transport: transport)
+    configuration.clock = clock
+    configuration.interceptors = interceptors
+    configuration.eventHandler = events
+    let client = APIClient(configuration: configuration)
+    try await CourierTestSupport.expectTimeout(
+      on: clock, at: 60, once: { requests.withLock { $0.last == last } && ready() }
+    ) {
+      try await client.send(endpoint.timeout(60))
+    }
     #expect(!Task.isCancelled)
   }
 
   @Test func aSessionOfYourOwnIsCancelledOnItsCompletionHandlerPath() async throws {
-    let server = try await Self.server()
-    defer { Task { await server.stop() } }
     let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
     defer { session.invalidateAndCancel() }
-    let client = APIClient(
-      configuration: .init(baseURL: server.baseURL, transport: URLSessionTransport(session: session)))
-    try await Self.expectTimeout(client, .get("/silent"), timeout: 0.5)
+    try await Self.expectTimeout(URLSessionTransport(session: session), .get("/silent"), after: "/silent")
   }
 
   @Test func aPostWithItsBodyInMemoryIsCancelled() async throws {
-    let server = try await Self.server()
-    defer { Task { await server.stop() } }
-    let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: URLSessionTransport()))
-    try await Self.expectTimeout(client, .post("/silent", body: ["name": "lamp"]), timeout: 0.5)
+    try await Self.expectTimeout(URLSessionTransport(), .post("/silent", body: ["name": "lamp"]), after: "/silent")
   }
 
   @Test func aDeadlineThatPassesWhileARetryWaitsEndsTheWait() async throws {
-    let busyAnswers = Locked(0)
-    let server = try await Self.server(busyAnswers: busyAnswers)
-    defer { Task { await server.stop() } }
     let retrying = Locked(0)
-    var configuration = APIClient.Configuration(baseURL: server.baseURL, transport: URLSessionTransport())
-    configuration.interceptors = [RetryInterceptor()]
-    configuration.eventHandler = { event in
+    // The retry waits on the system clock: the 30 s the server asks for are real; the deadline ends the wait.
+    try await Self.expectTimeout(
+      URLSessionTransport(), .get("/busy"), after: "/busy", interceptors: [RetryInterceptor()],
+      waitingFor: { retrying.withLock { $0 } == 1 }
+    ) { event in
       if case .retrying(_, _, let delay, _) = event, delay == 30 { retrying.withLock { $0 += 1 } }
     }
-    let client = APIClient(configuration: configuration)
-    // Long enough for the 503 to arrive first on a loaded machine, far shorter than the 30 s the server asks for.
-    try await Self.expectTimeout(client, .get("/busy"), timeout: 10)
-    #expect(busyAnswers.withLock { $0 } == 1)
     #expect(retrying.withLock { $0 } == 1, "the server's 503 arrived and the retry waited its 30 s")
   }
 
   @Test func aDeadlineThatPassesOnARedirectHopCancelsThatHop() async throws {
-    let server = try await Self.server()
-    defer { Task { await server.stop() } }
-    let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: URLSessionTransport()))
-    try await Self.expectTimeout(client, .get("/start"), timeout: 0.5)
+    try await Self.expectTimeout(URLSessionTransport(), .get("/start"), after: "/next")
   }
 }

@@ -5,9 +5,9 @@ import Testing
 
 /// One deadline per call, over the head and the whole body, on every transport.
 ///
-/// Upper bounds are loose, and a server's waits long: the whole suite shares two cores and a test can be starved for
-/// seconds. Run alone, the 0.5 s deadline fires after 0.51 s on both transports (the transport conformance suite holds
-/// deadlines to the 100 ms Courier promises).
+/// A call's own deadline is checked on a clock the tests move (DeadlineSignalTests, DeadlineTimerTests); here, over
+/// real sockets, the bounds forgive the time the machine stood still, up to a cap that keeps each below what the
+/// transport's own timeout would take.
 @Suite(.timeLimit(.minutes(1))) struct DeadlineTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
@@ -26,13 +26,16 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aSubSecondTimeoutIsKeptToTheMillisecond(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let stopwatch = Stopwatch()
-      let error = await #expect(throws: CourierError.self) {
-        try await client.send(Endpoint<Empty>.get("/slow").query("ms", 30_000).timeout(0.5))
+      // The transport's own timeout is 2 s (the next whole second plus one): a deadline not kept ends there; libcurl's
+      // truncation of a sub-second timeout would end it at once.
+      try await expectOnTime("the 0.5 s deadline", expected: 0.5, slack: 0.1, stallCap: 1.2) {
+        let stopwatch = Stopwatch()
+        let error = await #expect(throws: CourierError.self) {
+          try await client.send(Endpoint<Empty>.get("/slow").query("ms", 30_000).timeout(0.5))
+        }
+        #expect(error?.kind == .timeout)
+        #expect(stopwatch.elapsed >= 0.5, "the deadline expired early: \(stopwatch.elapsed) s")
       }
-      #expect(error?.kind == .timeout)
-      #expect(stopwatch.elapsed >= 0.45, "libcurl truncates sub-second timeouts: \(stopwatch.elapsed) s")
-      #expect(stopwatch.elapsed < 10, "\(stopwatch.elapsed) s")
     }
   }
 }

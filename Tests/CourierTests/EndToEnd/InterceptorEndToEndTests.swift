@@ -1,4 +1,5 @@
 import CourierTestSupport
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -87,7 +88,7 @@ import Testing
 
 @Suite struct RetryEndToEndTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
-  func client(_ server: DemoServerFixture, _ clock: RecordingClock, attempts: Int = 4) -> APIClient {
+  func client(_ server: DemoServerFixture, _ clock: TestDelayClock, attempts: Int = 4) -> APIClient {
     server.client {
       $0.interceptors = [RetryInterceptor(maxAttempts: attempts, clock: clock, random: { 1 })]
     }
@@ -97,11 +98,11 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func a503WithRetryAfterIsRetriedUntilItSucceeds(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
-      let clock = RecordingClock()
+      let clock = TestDelayClock()
       let result = try await client(server, clock).value(
         Endpoint<Attempts>.get("/flaky/ra").query(["failures": 3, "retryAfter": 2]))
       #expect(result.attempts == 4)
-      #expect(clock.recorded == [2, 2, 2])
+      #expect(clock.sleeps == [2, 2, 2])
       #expect(try await plain.value(Endpoint<Attempts>.get("/flaky/ra/attempts")).attempts == 4)
     }
   }
@@ -110,12 +111,12 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func retryAfterAsAnHTTPDateIsHonoured(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { _, server in
-      let clock = RecordingClock()
+      let clock = TestDelayClock()
       let real = server.client {
         $0.interceptors = [RetryInterceptor(maxAttempts: 2, clock: DateOnlyClock(clock: clock))]
       }
       _ = try await real.value(Endpoint<Attempts>.get("/flaky/date").query(["failures": 1, "retryAfterDate": 30]))
-      let waited = try #require(clock.recorded.first)
+      let waited = try #require(clock.sleeps.first)
       #expect((27...31).contains(waited), "waited \(waited) s")
     }
   }
@@ -124,11 +125,11 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func droppedConnectionsAreRetriedAndCounted(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
-      let clock = RecordingClock()
+      let clock = TestDelayClock()
       let result = try await client(server, clock).value(
         Endpoint<Attempts>.get("/flaky/reset").query(["failures": 2, "mode": "reset"]))
       #expect(result.attempts == 3)
-      #expect(clock.recorded == [0.5, 1])
+      #expect(clock.sleeps == [0.5, 1])
       #expect(try await plain.value(Endpoint<Attempts>.get("/flaky/reset/attempts")).attempts == 3)
     }
   }
@@ -137,7 +138,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aPOSTWithoutIdempotencyKeyIsAttemptedOnce(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
-      let client = client(server, RecordingClock())
+      let client = client(server, TestDelayClock())
       let error = await #expect(throws: CourierError.self) {
         try await client.send(Endpoint<Attempts>.post("/flaky/post", body: ["a": 1]).query(["failures": 2]))
       }
@@ -153,7 +154,7 @@ import Testing
 /// The real time for `Retry-After` dates, with recorded, instant sleeps.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct DateOnlyClock: DelayClock {
-  let clock: RecordingClock
+  let clock: TestDelayClock
   var now: Date { Date() }
   func sleep(seconds: TimeInterval) async throws { try await clock.sleep(seconds: seconds) }
 }

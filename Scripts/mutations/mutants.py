@@ -1,0 +1,80 @@
+"""Deliberate bugs that look like real regressions, each with the tests that must catch it.
+
+Each mutant replaces `old` by `new` in `file` (every occurrence; `old` must occur at least once, so a mutant whose
+code has moved fails the run instead of passing unnoticed), and `tests` is the `swift test --filter` that must fail.
+"""
+
+MUTANTS = [
+    {
+        "name": "deadline ignored by URLSession (its signal never registered)",
+        "file": "Sources/Courier/Transport/URLSessionTransport.swift",
+        "old": "signal: options.deadlineSignal",
+        "new": "signal: nil",
+        "tests": "URLSessionDeadlineSignalTests",
+    },
+    {
+        "name": "deadline ignored by the timer (due deadlines never expire)",
+        "file": "Sources/Courier/Pipeline/Pipeline+Deadline.swift",
+        "old": "for entry in due.sorted(by: { $0.due < $1.due }) { entry.expire?() }",
+        "new": "_ = due",
+        "tests": "DeadlineTimerTests|DeadlineSignalTests",
+    },
+    {
+        "name": "deadline fired 5 s late",
+        "file": "Sources/Courier/Pipeline/Pipeline+Deadline.swift",
+        "old": "let due = now + min(max(timeout, 0), 1e9)",
+        "new": "let due = now + min(max(timeout, 0), 1e9) + 5",
+        "tests": "DeadlineTimerTests|DeadlineSignalTests|URLSessionDeadlineSignalTests|CourierTests.DeadlineTests",
+    },
+    {
+        "name": "deadline fired 2 ms early",
+        "file": "Sources/Courier/Pipeline/Pipeline+Deadline.swift",
+        "old": "let due = now + min(max(timeout, 0), 1e9)",
+        "new": "let due = now + min(max(timeout, 0), 1e9) - 0.002",
+        "tests": "DeadlineTimerTests|DeadlineSignalTests",
+    },
+    {
+        "name": "the shared pool blocked for 2 s once a short call's head arrived",
+        "file": "Sources/Courier/Pipeline/Pipeline.swift",
+        "old": "        activity?.touch()\n",
+        "new": "        activity?.touch()\n        if context.timeout <= 1 {\n"
+        "          for _ in 0..<(2 * ProcessInfo.processInfo.activeProcessorCount) { Task.detached { usleep(2_000_000) } }\n"
+        "        }\n",
+        "tests": "TransportConformanceTests",
+    },
+    {
+        "name": "the conformance kit forgives a blocked shared pool",
+        "file": "Sources/CourierTesting/Conformance/TransportConformance.swift",
+        "old": "var slack: Double { timingSlack + min(processStall, Self.stallAllowance) }",
+        "new": "var slack: Double { timingSlack + max(processStall, poolStall) }",
+        "tests": "ConformanceTimingTests",
+    },
+    {
+        "name": "download progress not reported as chunks arrive",
+        "file": "Sources/Courier/Body/BodyStream.swift",
+        "old": "if let chunk { progress?.advance(by: chunk.count) }",
+        "new": "_ = progress",
+        "tests": "SmallBodyProgressTests",
+    },
+    {
+        "name": "credentials kept across a cross-origin redirect",
+        "file": "Sources/Courier/Pipeline/Pipeline+Exchange.swift",
+        "old": "for name in Self.credentialFields { next.headerFields[name] = nil }",
+        "new": "_ = Self.credentialFields",
+        "tests": "Redirect",
+    },
+    {
+        "name": "a cache entry served for a minute past its freshness",
+        "file": "Sources/Courier/Cache/Freshness.swift",
+        "old": "var isFresh: Bool { lifetime > age }",
+        "new": "var isFresh: Bool { lifetime + 60 > age }",
+        "tests": "CacheSemanticsTests|CacheFieldRuleTests",
+    },
+    {
+        "name": "a POST without an Idempotency-Key retried",
+        "file": "Sources/Courier/Retry/RetryInterceptor+Delays.swift",
+        "old": "idempotentMethods.contains(request.method) || request.headerFields",
+        "new": "true || request.headerFields",
+        "tests": "RetryTests",
+    },
+]

@@ -1,0 +1,72 @@
+"""Runs the mutants of mutants.py (see check-mutations.sh)."""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from mutants import MUTANTS  # noqa: E402
+
+
+def run(command, timeout):
+    started = time.monotonic()
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        code, output = result.returncode, result.stdout + result.stderr
+    except subprocess.TimeoutExpired as expired:
+        code, output = "timeout", (expired.stdout or b"").decode(errors="replace") if isinstance(expired.stdout, bytes) else (expired.stdout or "")
+    return code, output, time.monotonic() - started
+
+
+def failed_tests(output):
+    names = []
+    for line in output.splitlines():
+        if line.startswith("✘ Test ") and " recorded an issue" not in line:
+            names.append(line[len("✘ Test "):].split(" failed")[0].split(" with ")[0])
+    return sorted(set(names))
+
+
+def main():
+    chosen = [int(arg) for arg in sys.argv[1:]] or list(range(1, len(MUTANTS) + 1))
+    survivors = []
+    rows = []
+    for number in chosen:
+        mutant = MUTANTS[number - 1]
+        path = Path(mutant["file"])
+        original = path.read_text()
+        if mutant["old"] not in original:
+            print(f"error: mutant {number} ({mutant['name']}): its code is no longer in {path}", file=sys.stderr)
+            return 2
+        print(f"== mutant {number}: {mutant['name']}", flush=True)
+        try:
+            path.write_text(original.replace(mutant["old"], mutant["new"]))
+            code, output, seconds = run(["swift", "build", "--build-tests"], 1800)
+            if code != 0:
+                print(output[-4000:])
+                print(f"error: mutant {number} does not compile", file=sys.stderr)
+                return 2
+            print(f"   built in {seconds:.0f} s", flush=True)
+            code, output, seconds = run(["swift", "test", "--skip-build", "--filter", mutant["tests"]], 900)
+        finally:
+            path.write_text(original)
+        killed = code != 0 and ("✘" in output or code == "timeout" or "error" in output.lower())
+        tests = failed_tests(output)
+        verdict = "killed" if killed else "SURVIVED"
+        print(f"   {verdict} in {seconds:.0f} s by: {', '.join(tests) or code}", flush=True)
+        rows.append((number, mutant["name"], verdict, ", ".join(tests) or str(code)))
+        if not killed:
+            survivors.append(number)
+    print("\n| # | mutant | verdict | failed tests |\n|---|---|---|---|")
+    for number, name, verdict, tests in rows:
+        print(f"| {number} | {name} | {verdict} | {tests} |")
+    # Leave the build matching the sources again.
+    run(["swift", "build", "--build-tests"], 1800)
+    if survivors:
+        print(f"error: mutants {survivors} survived", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
