@@ -22,7 +22,7 @@ def run(command, timeout):
 def failed_tests(output):
     names = []
     for line in output.splitlines():
-        if line.startswith("✘ Test ") and " recorded an issue" not in line:
+        if line.startswith("✘ Test ") and " recorded an issue" not in line and not line.startswith("✘ Test run "):
             names.append(line[len("✘ Test "):].split(" failed")[0].split(" with ")[0])
     return sorted(set(names))
 
