@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "CourierCombine", targets: ["CourierCombine"]),
     .library(name: "CourierObservability", targets: ["CourierObservability"]),
     .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
+    .library(name: "CourierOutbox", targets: ["CourierOutbox"]),
     .library(name: "CourierDemoServer", targets: ["CourierDemoServer"]),
     .executable(name: "courier-demo", targets: ["courier-demo"]),
   ],
@@ -134,6 +135,16 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(
+      name: "CourierOutbox",
+      dependencies: [
+        "Courier",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .target(
       name: "CourierCombine",
       dependencies: [
         "Courier",
@@ -169,6 +180,7 @@ let package = Package(
         "CourierAsyncHTTPClient",
         "CourierDemoServer",
         "CourierOpenAPI",
+        "CourierOutbox",
         "CourierDemoClient",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(
@@ -255,7 +267,7 @@ let package = Package(
       name: "DocumentationSamples",
       dependencies: [
         "Courier", "CourierStyles", "CourierTesting", "CourierObservability", "CourierOpenAPI", "CourierDemoClient",
-        "CourierAsyncHTTPClient",
+        "CourierAsyncHTTPClient", "CourierOutbox",
         .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
@@ -300,6 +312,15 @@ let package = Package(
     .testTarget(
       name: "CourierCombineTests",
       dependencies: ["Courier", "CourierCombine", "CourierStyles", "CourierTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "CourierOutboxTests",
+      dependencies: [
+        "Courier", "CourierOutbox", "CourierTesting", "CourierTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

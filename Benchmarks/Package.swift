@@ -23,6 +23,7 @@ let package = Package(
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOFoundationCompat", package: "swift-nio"),
       ],
       swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

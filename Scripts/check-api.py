@@ -23,7 +23,8 @@ import sys
 import tempfile
 
 LIBRARIES = ["Courier", "CourierAsyncHTTPClient", "CourierStyles", "CourierTesting", "CourierObservability",
-             "CourierOpenAPI", "CourierCombine", "CourierSQLiteCache", "CourierDemoServer"]
+             "CourierOpenAPI", "CourierCombine", "CourierSQLiteCache", "CourierOutbox",
+             "CourierDemoServer"]
 
 
 def load_checker(root):

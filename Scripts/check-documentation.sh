@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(Courier CourierStyles CourierAsyncHTTPClient CourierTesting CourierSQLiteCache CourierCombine
+  targets=(Courier CourierStyles CourierAsyncHTTPClient CourierTesting CourierSQLiteCache CourierOutbox CourierCombine
     CourierObservability CourierOpenAPI CourierDemoServer)
 fi
 

@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 OURS = ["Courier", "CourierStyles", "CourierTesting", "CourierAsyncHTTPClient", "CourierObservability",
-        "CourierOpenAPI", "CourierCombine", "CourierSQLiteCache"]
+        "CourierOpenAPI", "CourierCombine", "CourierSQLiteCache", "CourierOutbox"]
 THEIRS = ["OpenAPIRuntime", "HTTPTypes", "HTTPTypesFoundation", "AsyncHTTPClient", "Hummingbird", "HummingbirdCore",
           "Foundation", "FoundationEssentials", "FoundationNetworking"]
 TOP_LEVEL = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias", "swift.actor",

@@ -103,6 +103,7 @@ struct TourSteps {
     try await runInterceptorSteps()
     try await runRedirectSteps()
     try await runCacheSteps()
+    try await runOutboxSteps()
     try await runTransferSteps()
     try await runOpenAPISteps()
     try await runStyleSteps()

@@ -15,6 +15,8 @@ import Foundation
 ///     courier-bench cache uncached|memory|sqlite --base-url URL --count N [--body decoded|data]
 ///     courier-bench decode catalog --count N           JSONDecoder alone on the 1 KB document
 ///     courier-bench eviction memory|sqlite --metric writes|hits --entries N --count N [--database PATH]
+///     courier-bench deadline urlsession|ahc --clock system|task --busy N --rounds R
+///                     how late a 1 s deadline ends a call while N CPU-bound tasks keep the shared pool busy
 ///
 /// Variants: urlsession-raw, urlsession-courier, ahc-raw, ahc-courier, ahc-courier-chain (auth + retry + logging),
 ///   urlsession-courier-chain (retry + concurrency limit + logging).
@@ -95,6 +97,12 @@ enum CourierBench {
       guard ["raw", "courier"].contains(arguments[1]) else { throw BenchmarkFailure("query raw|courier") }
       try QueryEncodingScenario.run(
         raw: arguments[1] == "raw", fields: (try? options.int("fields")) ?? 100, count: try options.int("count")
+      ).report()
+    case "deadline":
+      let transport = try parse(DeadlineScenario.Transport.self, arguments[1])
+      let clock = try parse(DeadlineScenario.Clock.self, (try? options.string("clock")) ?? "system")
+      try await DeadlineScenario.run(
+        transport: transport, clock: clock, busy: try options.int("busy"), rounds: try options.int("rounds")
       ).report()
     default:
       throw BenchmarkFailure("unknown scenario \(arguments[0])")

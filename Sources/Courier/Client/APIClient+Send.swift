@@ -59,3 +59,12 @@ extension APIClient {
   }
 
 }
+
+extension APIClient {
+  /// The request and the body `endpoint` describes, as the client would send them (for the outbox, which stores
+  /// both).
+  package func requestAndBody<Value>(for endpoint: Endpoint<Value>) throws -> (HTTPRequest, BodyStream?) {
+    let built = try engine.makeRequest(endpoint)
+    return (built.request, built.body)
+  }
+}

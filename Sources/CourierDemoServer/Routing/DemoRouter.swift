@@ -29,8 +29,11 @@ enum DemoRouter {
     let table = RouteTable(routes)
     let router = Router(context: DemoContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: ErrorMiddleware(routes: table))
+    let keys = IdempotencyKeys()
     for route in routes {
-      let handler = route.handler
+      // Unsafe methods honour `Idempotency-Key`; the admin routes stay out of it.
+      let guarded = ![.get, .head, .options].contains(route.method) && !route.pattern.hasPrefix("/admin")
+      let handler = guarded ? keys.guarding(route.handler) : route.handler
       let statsKey = route.statsKey
       let counted = route.counted
       router.on(RouterPath(route.pattern), method: route.method) { request, context -> Response in

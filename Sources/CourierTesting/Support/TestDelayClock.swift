@@ -47,10 +47,12 @@ public final class TestDelayClock: DelayClock {
   private let state: Locked<State>
   private let advancesOnSleep: Bool
 
-  /// Creates a clock that starts at `now`; by default 2027-01-15 08:00:00 UTC, the same in every run.
+  /// Creates a clock that starts at `now`.
   ///
-  /// - Parameter advancesOnSleep: Whether a sleep returns at once and moves the clock on (the default), or waits
-  ///   until ``advance(by:)`` moves the clock past its end.
+  /// - Parameters:
+  ///   - now: The clock's time to begin with; by default 2027-01-15 08:00:00 UTC, the same in every run.
+  ///   - advancesOnSleep: Whether a sleep returns at once and moves the clock on (the default), or waits until
+  ///     ``advance(by:)`` moves the clock past its end.
   public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000), advancesOnSleep: Bool = true) {
     state = Locked(State(now: now))
     self.advancesOnSleep = advancesOnSleep

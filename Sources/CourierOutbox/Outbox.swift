@@ -1,0 +1,586 @@
+import Courier
+import Crypto
+import Foundation
+import GRDB
+import HTTPTypes
+
+/// Writes that are never lost and never applied twice: unsafe requests stored durably, sent through an `APIClient`
+/// when the network allows, each with an `Idempotency-Key` so that a resend after a lost answer is applied once.
+///
+/// ```swift
+/// let outbox = try Outbox(client: client, path: Outbox.defaultPath())
+/// let id = try await outbox.enqueue(Endpoint<Post>.post("/posts", body: draft), lane: "posts")
+/// for await event in await outbox.events() { print(event) }
+/// ```
+///
+/// An item is enqueued once its row committed; it is sent through `client`, so the client's interceptors add
+/// credentials, trace and log at send time (credentials are never stored). Items of one lane go out one at a time,
+/// in order; lanes go in parallel. The outbox decides only *when* and *what next*, from the typed outcome of each
+/// attempt: delivered; sent again later with backoff (a transport failure, 408, 409, 425, 429, 500, 502, 503, 504);
+/// the lane paused (401); or a dead letter (any other 4xx, 422 among them), kept with the answer. An item found
+/// "sending" after a restart is sent again with the same key. See <doc:OfflineWrites>.
+public actor Outbox {
+  /// How the outbox sends, backs off and limits.
+  public struct Configuration: Sendable {
+    /// How many lanes send at once.
+    public var maxConcurrentLanes = 4
+    /// Attempts before an item becomes a dead letter.
+    public var maxAttempts = 10
+    /// The backoff's first ceiling, in seconds (full jitter: each wait is random below the ceiling, which doubles
+    /// each attempt up to ``maxDelay``), never less than what `Retry-After` asks for.
+    public var baseDelay: TimeInterval = 1
+    /// The backoff's highest ceiling, in seconds.
+    public var maxDelay: TimeInterval = 300
+    /// How long the server keeps idempotency keys (24 h by default): an item older than this is not sent again
+    /// blindly — ``reconcile`` decides.
+    public var keyRetention: TimeInterval = 24 * 3600
+    /// What happens to an item older than ``keyRetention``; by default it becomes a dead letter.
+    public var reconcile: @Sendable (OutboxItem) async -> Reconciliation = { _ in .deadLetter }
+    /// The bytes of bodies the outbox may hold waiting; an enqueue past it throws ``OutboxError/Kind/limitReached``.
+    public var maxQueuedBytes = 256 << 20
+    /// The network: the outbox sends while it reports a usable path, and starts sending when one comes.
+    public var monitor: NetworkMonitor = .system
+    /// The clock of backoffs, ages and constraints.
+    public var clock: any DelayClock = SystemDelayClock()
+    /// The kinds and versions this app handles; an item of another is quarantined at start. `nil` accepts all.
+    public var kinds: Set<Kind>?
+    /// A number in 0..<1 for the jitter.
+    public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
+
+    /// The defaults.
+    public init() {}
+  }
+
+  /// A kind of write the app registers, and the version of its stored form.
+  public struct Kind: Sendable, Hashable {
+    /// The kind's name.
+    public var name: String
+    /// The version of its stored form.
+    public var version: Int
+    /// The kind `name` at `version`.
+    public init(_ name: String, version: Int = 1) {
+      self.name = name
+      self.version = version
+    }
+  }
+
+  /// What to do with an item that waited longer than the server keeps its key.
+  public enum Reconciliation: Sendable, Equatable {
+    /// Send it again with a new key: the app knows the first attempt was not applied, or applying it twice is safe.
+    case resendWithNewKey
+    /// Forget it (it becomes cancelled, with the reason).
+    case drop
+    /// Make it a dead letter, for the app to look at.
+    case deadLetter
+  }
+
+  private let client: APIClient
+  private let store: any OutboxStore
+  private let configuration: Configuration
+  private var subscribers: [UUID: AsyncStream<OutboxEvent>.Continuation] = [:]
+  private var busyLanes: Set<String> = []
+  private var loop: Task<Void, Never>?
+  private var wake: AsyncStream<Void>.Continuation?
+  private var drainWaiters: [CheckedContinuation<Void, Never>] = []
+  /// Whether `drain()` asked to send what waits in a backoff now.
+  private var ignoreBackoffOnce = false
+  private var lastReportedCount: Int?
+
+  /// An outbox whose items live in a SQLite database at `path` (made if missing), sent through `client`.
+  ///
+  /// Throws ``OutboxError/Kind/corruptStore`` when the file is not a database or is damaged, and
+  /// ``OutboxError/Kind/newerSchema`` when a newer version of the outbox wrote it; the file is left as it is.
+  public init(client: APIClient, path: String, configuration: Configuration = Configuration()) throws {
+    try self.init(client: client, store: SQLiteOutboxStore(path: path), configuration: configuration)
+  }
+
+  /// An outbox whose tables live in the app's own database, so that ``enqueue(_:lane:after:kind:constraints:in:)``
+  /// joins the app's write.
+  public init(client: APIClient, database: any DatabaseWriter, configuration: Configuration = Configuration()) throws {
+    try self.init(client: client, store: SQLiteOutboxStore(database: database), configuration: configuration)
+  }
+
+  package init(client: APIClient, store: any OutboxStore, configuration: Configuration) {
+    self.client = client
+    self.store = store
+    self.configuration = configuration
+  }
+
+  // MARK: Enqueue
+
+  /// Stores `endpoint`'s request and returns its ID once the row committed; sending starts at once when online.
+  ///
+  /// - Parameters:
+  ///   - endpoint: The write. Its body must be replayable (in memory, a file, a form): a one-shot stream throws
+  ///     ``OutboxError/Kind/invalidRequest``. A safe method (GET, HEAD, OPTIONS) is refused the same way: a read that
+  ///     cannot be sent now belongs to the cache, not the outbox.
+  ///   - lane: Items of one lane are sent one at a time, in order.
+  ///   - after: An item that must be delivered first.
+  ///   - kind: The app's name for this kind of write, and its version.
+  ///   - constraints: When the item may be sent.
+  @discardableResult
+  public func enqueue<Value>(
+    _ endpoint: Endpoint<Value>, lane: String = "default", after: OutboxItem.ID? = nil,
+    kind: Kind = Kind("request"), constraints: OutboxConstraints = .none
+  ) async throws -> OutboxItem.ID {
+    let request = try await Self.stored(endpoint, client: client)
+    try await checkRoom(for: request.body?.count ?? 0)
+    let item = NewItem(
+      request: request, lane: lane, kind: kind.name, kindVersion: kind.version, after: after,
+      constraints: constraints, enqueuedAt: configuration.clock.now)
+    let id = try await store.insert(item)
+    emit(.enqueued(id))
+    await reportCount()
+    start()
+    wakeUp()
+    return id
+  }
+
+  /// Stores `endpoint`'s request in `db`, within the app's own write: the app's change and the item commit or roll
+  /// back together. Only for an outbox made with ``init(client:database:configuration:)`` on the same database, and
+  /// a body in memory. Call ``drain()`` after the transaction committed to send at once.
+  @discardableResult
+  public nonisolated func enqueue<Value>(
+    _ endpoint: Endpoint<Value>, lane: String = "default", after: OutboxItem.ID? = nil,
+    kind: Kind = Kind("request"), constraints: OutboxConstraints = .none, in db: Database
+  ) throws -> OutboxItem.ID {
+    let (request, body) = try Self.built(endpoint, client: client)
+    if let body, body.bufferedData == nil {
+      throw OutboxError(.invalidRequest, "An enqueue within a transaction needs the body in memory")
+    }
+    let stored = try Self.stored(request, body: body?.bufferedData, client: client)
+    let item = NewItem(
+      request: stored, lane: lane, kind: kind.name, kindVersion: kind.version, after: after,
+      constraints: constraints, enqueuedAt: configuration.clock.now)
+    return try SQLiteOutboxStore.insert(item, in: db)
+  }
+
+  // MARK: Control
+
+  /// Starts sending what waits (an enqueue and ``drain()`` start it too); items left "sending" by a previous run are
+  /// sent again with their key. Items of kinds not in ``Configuration/kinds`` are quarantined first.
+  public func start() {
+    guard loop == nil else { return }
+    let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    wake = continuation
+    loop = Task { [weak self] in await self?.run(wakes: stream) }
+  }
+
+  /// Sends what waits now, also items waiting out a backoff, and wakes the outbox if it was idle.
+  public func drain() {
+    ignoreBackoffOnce = true
+    start()
+    wakeUp()
+  }
+
+  /// Returns once no item is pending or sending (also when some became dead letters).
+  public func waitUntilDrained() async throws {
+    start()
+    while try await store.waitingCount() > 0 {
+      await withCheckedContinuation { drainWaiters.append($0) }
+    }
+  }
+
+  /// Stops sending; items in flight finish their attempt. ``start()`` sends again.
+  public func stop() async {
+    let running = loop
+    loop = nil
+    wake?.finish()
+    wake = nil
+    running?.cancel()
+    await running?.value
+  }
+
+  /// A new stream of events, from now on; it ends when the consumer stops iterating.
+  public func events() -> AsyncStream<OutboxEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(of: OutboxEvent.self)
+    let id = UUID()
+    subscribers[id] = continuation
+    continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
+    return stream
+  }
+
+  /// The items, oldest first; only those in `states` when given.
+  public func items(in states: Set<OutboxItem.State>? = nil) async throws -> [OutboxItem] {
+    try await store.items(in: states)
+  }
+
+  /// How many items wait to be delivered (pending or sending): "3 changes waiting".
+  public func pendingCount() async throws -> Int {
+    try await store.waitingCount()
+  }
+
+  /// Cancels a pending item; its dependants that cancel with it are cancelled too.
+  public func cancel(_ id: OutboxItem.ID) async throws {
+    let now = configuration.clock.now
+    guard
+      try await store.transition(
+        id, from: [.pending], to: .cancelled, reason: "cancelled by the app", newKey: nil, at: now)
+    else { throw OutboxError(.noSuchItem, "No pending outbox item \(id) to cancel") }
+    emit(.cancelled(id, reason: "cancelled by the app"))
+    try await cancelDependants(of: id, because: "the item \(id) it waits for was cancelled")
+    await reportCount()
+  }
+
+  /// Pauses `lane`: its items wait until ``resume(lane:)``.
+  public func pause(lane: String) async throws {
+    try await store.setLane(lane, pausedBecause: "paused by the app")
+  }
+
+  /// Resumes `lane` (paused by the app, or by a 401 once a fresh token is there).
+  public func resume(lane: String) async throws {
+    try await store.setLane(lane, pausedBecause: nil)
+    wakeUp()
+  }
+
+  /// Sends a dead letter again, with a new key.
+  public func requeue(_ id: OutboxItem.ID) async throws {
+    guard
+      try await store.transition(
+        id, from: [.deadLetter, .quarantined], to: .pending, reason: nil, newKey: UUID().uuidString.lowercased(),
+        at: configuration.clock.now)
+    else { throw OutboxError(.noSuchItem, "No dead letter \(id) to requeue") }
+    await reportCount()
+    wakeUp()
+  }
+
+  /// Forgets a dead letter: it becomes cancelled.
+  public func discard(_ id: OutboxItem.ID) async throws {
+    guard
+      try await store.transition(
+        id, from: [.deadLetter, .quarantined], to: .cancelled, reason: "discarded by the app", newKey: nil,
+        at: configuration.clock.now)
+    else { throw OutboxError(.noSuchItem, "No dead letter \(id) to discard") }
+  }
+
+  /// Replaces a pending item's request with `endpoint`'s (same method and target); it gets a new key.
+  public func edit<Value>(_ id: OutboxItem.ID, to endpoint: Endpoint<Value>) async throws {
+    let request = try await Self.stored(endpoint, client: client)
+    guard try await store.edit(id, request: request, at: configuration.clock.now) else {
+      throw OutboxError(.noSuchItem, "No pending outbox item \(id) to edit")
+    }
+  }
+
+  // MARK: Delivery
+
+  private func run(wakes: AsyncStream<Void>) async {
+    if let kinds = configuration.kinds {
+      let known = Set(kinds.map { KindVersion(kind: $0.name, version: $0.version) })
+      if let quarantined = try? await store.quarantine(unless: known) {
+        for (id, reason) in quarantined { emit(.quarantined(id, reason: reason)) }
+      }
+    }
+    // One watcher for the whole run: the network coming (or going) wakes the outbox.
+    let watcher = Task { [weak self, monitor = configuration.monitor] in
+      for await _ in monitor.onlineChanges() { await self?.wakeUp() }
+    }
+    defer { watcher.cancel() }
+    var wakeIterator = wakes.makeAsyncIterator()
+    while !Task.isCancelled {
+      let nextWake = await sendWhatIsReady()
+      await reportCount()
+      // Sleep until something changes: an enqueue, an attempt finished, the network, or the next due time.
+      let timer: Task<Void, Never>? = nextWake.map { seconds in
+        Task { [weak self, clock = configuration.clock] in
+          try? await clock.sleep(seconds: seconds)
+          if !Task.isCancelled { await self?.wakeUp() }
+        }
+      }
+      let woken = await wakeIterator.next() != nil
+      timer?.cancel()
+      guard woken else { break }
+    }
+  }
+
+  /// Starts an attempt for every lane head that may go now; returns in how many seconds the earliest waiting one
+  /// may go, if any.
+  private func sendWhatIsReady() async -> TimeInterval? {
+    let candidates: [Candidate]
+    do {
+      candidates = try await store.laneHeads(excluding: busyLanes)
+    } catch {
+      return 1
+    }
+    let now = configuration.clock.now
+    let path = configuration.monitor.currentPath
+    let forced = ignoreBackoffOnce
+    ignoreBackoffOnce = false
+    var earliest: TimeInterval?
+    func later(_ seconds: TimeInterval) { earliest = min(earliest ?? seconds, seconds) }
+    for candidate in candidates where busyLanes.count < configuration.maxConcurrentLanes {
+      let item = candidate.item
+      if let giveUp = candidate.constraints.giveUpAfter, now > giveUp {
+        await deadLetter(
+          item, OutboxError(.limitReached, "The item's deadline \(giveUp) passed before it was delivered"))
+        later(0)
+        continue
+      }
+      if now.timeIntervalSince(item.enqueuedAt) > configuration.keyRetention {
+        await reconcile(item)
+        later(0)
+        continue
+      }
+      switch candidate.dependency {
+      case .delivered?, nil: break
+      case .deadLetter?, .cancelled?, .quarantined?:
+        if candidate.constraints.ifDependencyFails == .cancel {
+          // Its dependency failed after it was enqueued; cancel it as the failure would have.
+          try? await cancelDependants(of: item.after!, because: "the item \(item.after!) it waits for failed")
+          later(0)
+          continue
+        }
+      case .pending?, .sending?:
+        continue
+      }
+      guard path.isOnline else {
+        emit(.waiting(item.id, .offline))
+        continue
+      }
+      if (path.isExpensive && !candidate.constraints.allowsExpensiveNetwork)
+        || (path.isConstrained && !candidate.constraints.allowsConstrainedNetwork)
+      {
+        emit(.waiting(item.id, .constraint))
+        continue
+      }
+      if let notBefore = candidate.constraints.notBefore, notBefore > now {
+        emit(.waiting(item.id, .constraint))
+        later(notBefore.timeIntervalSince(now))
+        continue
+      }
+      if item.nextAttemptAt > now, !forced {
+        later(item.nextAttemptAt.timeIntervalSince(now))
+        continue
+      }
+      busyLanes.insert(item.lane)
+      Task { await self.attempt(item) }
+    }
+    return earliest
+  }
+
+  /// Sends `item` once and records what came of it.
+  private func attempt(_ waiting: OutboxItem) async {
+    defer {
+      busyLanes.remove(waiting.lane)
+      wakeUp()
+    }
+    let item: OutboxItem
+    let request: StoredRequest
+    do {
+      item = try await store.markSending(waiting.id)
+      guard let stored = try await store.request(for: item.id) else { return }
+      request = stored
+    } catch {
+      return
+    }
+    emit(.sending(item.id, attempt: item.attempts))
+    let decision: DeliveryDecision
+    var response: RecordedResponse?
+    do {
+      let endpoint = try endpoint(for: request)
+      let answer = try await client.send(endpoint)
+      response = RecordedResponse(status: answer.status, headerFields: answer.response.headerFields, body: answer.value)
+      decision = DeliveryDecision.decide(
+        status: answer.status, headerFields: answer.response.headerFields, now: configuration.clock.now)
+    } catch {
+      decision = DeliveryDecision.decide(failure: error)
+      if let failure = error as? CourierError, let head = failure.response {
+        response = RecordedResponse(status: head.status, headerFields: head.headerFields, body: failure.body ?? Data())
+      }
+    }
+    await settle(item, decision: decision, response: response)
+  }
+
+  private func settle(_ item: OutboxItem, decision: DeliveryDecision, response: RecordedResponse?) async {
+    let now = configuration.clock.now
+    do {
+      switch decision {
+      case .delivered:
+        guard let response else { return }
+        try await store.record(.delivered(response), for: item.id, lane: item.lane, at: now)
+        emit(.delivered(item.id, status: response.status))
+      case .retry(let reason, let retryAfter):
+        guard item.attempts < configuration.maxAttempts else {
+          await deadLetter(
+            item,
+            OutboxError(
+              .limitReached, "The item was sent \(item.attempts) times without success; last: \(reason)",
+              status: response?.status), response: response)
+          return
+        }
+        let delay = DeliveryDecision.backoff(
+          afterAttempt: item.attempts, base: configuration.baseDelay, maximum: configuration.maxDelay,
+          retryAfter: retryAfter, random: configuration.random())
+        let until = now.addingTimeInterval(delay)
+        try await store.record(.retry(at: until, reason: reason), for: item.id, lane: item.lane, at: now)
+        emit(.waiting(item.id, .backoff(until: until)))
+      case .pause(let reason):
+        try await store.record(.pauseLane(reason: reason), for: item.id, lane: item.lane, at: now)
+        emit(.waiting(item.id, .paused(reason: reason)))
+      case .deadLetter(let reason):
+        await deadLetter(item, OutboxError(.rejected, reason, status: response?.status), response: response)
+      }
+    } catch {
+      // The answer could not be recorded: the item stays "sending" and is sent again, with its key, next time.
+    }
+    await reportCount()
+  }
+
+  private func deadLetter(_ item: OutboxItem, _ error: OutboxError, response: RecordedResponse? = nil) async {
+    let now = configuration.clock.now
+    do {
+      try await store.record(
+        .deadLetter(reason: error.message, response: response), for: item.id, lane: item.lane, at: now)
+      emit(.deadLettered(item.id, error))
+      try await cancelDependants(of: item.id, because: "the item \(item.id) it waits for became a dead letter")
+    } catch {}
+  }
+
+  private func reconcile(_ item: OutboxItem) async {
+    let now = configuration.clock.now
+    switch await configuration.reconcile(item) {
+    case .resendWithNewKey:
+      // A new key, and a new enqueue date, so the retention counts from now.
+      _ = try? await store.transition(
+        item.id, from: [.pending, .sending], to: .pending, reason: "resent with a new key after the key expired",
+        newKey: UUID().uuidString.lowercased(), at: now)
+      try? await store.restartRetention(item.id, at: now)
+    case .drop:
+      let reason = "dropped: it waited longer than the server keeps idempotency keys"
+      _ = try? await store.transition(
+        item.id, from: [.pending, .sending], to: .cancelled, reason: reason, newKey: nil, at: now)
+      emit(.cancelled(item.id, reason: reason))
+      try? await cancelDependants(of: item.id, because: "the item \(item.id) it waits for was dropped")
+    case .deadLetter:
+      await deadLetter(
+        item,
+        OutboxError(
+          .keyExpired,
+          "The item waited \(Int(now.timeIntervalSince(item.enqueuedAt))) s, longer than the server keeps "
+            + "idempotency keys (\(Int(configuration.keyRetention)) s)"))
+    }
+  }
+
+  private func cancelDependants(of id: OutboxItem.ID, because reason: String) async throws {
+    for dependant in try await store.cancelDependants(of: id, reason: reason, at: configuration.clock.now) {
+      emit(.cancelled(dependant, reason: reason))
+    }
+  }
+
+  private func checkRoom(for bytes: Int) async throws {
+    let held = try await store.waitingBytes()
+    guard held + bytes <= configuration.maxQueuedBytes else {
+      throw OutboxError(
+        .limitReached,
+        "The outbox holds \(held) bytes waiting; \(bytes) more would pass its limit of \(configuration.maxQueuedBytes)")
+    }
+  }
+
+  // MARK: Events
+
+  private func emit(_ event: OutboxEvent) {
+    for subscriber in subscribers.values { subscriber.yield(event) }
+  }
+
+  private func unsubscribe(_ id: UUID) {
+    subscribers[id] = nil
+  }
+
+  private func wakeUp() {
+    wake?.yield()
+  }
+
+  private func reportCount() async {
+    guard let count = try? await store.waitingCount(), count != lastReportedCount else { return }
+    lastReportedCount = count
+    emit(.pendingCount(count))
+    if count == 0 {
+      for waiter in drainWaiters { waiter.resume() }
+      drainWaiters = []
+    }
+  }
+
+  // MARK: Requests
+
+  /// The endpoint that sends `request` through the client, with its key.
+  private nonisolated func endpoint(for request: StoredRequest) throws -> Endpoint<Data> {
+    guard let base = client.configuration.baseURLProvider?() ?? client.configuration.baseURL,
+      let url = URL(string: Self.joined(base.absoluteString, request.target))
+    else { throw OutboxError(.invalidRequest, "The client has no base URL for \(request.target)") }
+    var endpoint = Endpoint<Data>(request.target, method: request.method).url(url).expectAnyStatus()
+    endpoint = endpoint.headers(request.headerFields)
+    endpoint = endpoint.header(Self.idempotencyKey, "\"\(request.idempotencyKey)\"")
+    if let body = request.body { endpoint = endpoint.body(body) }
+    return endpoint
+  }
+
+  /// `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header): a Structured Field string.
+  static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+
+  static func joined(_ base: String, _ target: String) -> String {
+    let head = base.hasSuffix("/") ? String(base.dropLast()) : base
+    return head + (target.hasPrefix("/") ? target : "/" + target)
+  }
+
+  private nonisolated static func built<Value>(
+    _ endpoint: Endpoint<Value>, client: APIClient
+  ) throws -> (HTTPRequest, BodyStream?) {
+    let (request, body) = try client.requestAndBody(for: endpoint)
+    guard ![.get, .head, .options, .trace].contains(request.method) else {
+      throw OutboxError(
+        .invalidRequest,
+        "A \(request.method) request is not a write: the outbox stores unsafe requests (POST, PUT, PATCH, DELETE); "
+          + "serve reads offline from the cache")
+    }
+    return (request, body)
+  }
+
+  /// The stored form of `endpoint`'s request, its body read whole.
+  static func stored<Value>(_ endpoint: Endpoint<Value>, client: APIClient) async throws -> StoredRequest {
+    let (request, body) = try built(endpoint, client: client)
+    var data: Data?
+    if let body {
+      if let buffered = body.bufferedData {
+        data = buffered
+      } else {
+        guard body.isRepeatable else {
+          throw OutboxError(
+            .invalidRequest,
+            "The body can be read only once (a one-shot AsyncSequence), so it could not be sent again after a "
+              + "failure; give the outbox data, a file or an encodable value")
+        }
+        data = try await body.collect()
+      }
+    }
+    return try stored(request, body: data, client: client)
+  }
+
+  /// `request` as stored: its target relative to the client's base URL, without credentials or the client's default
+  /// headers (the client adds both when the item is sent), with a new key and the body's digest.
+  static func stored(_ request: HTTPRequest, body: Data?, client: APIClient) throws -> StoredRequest {
+    let full = request.path ?? "/"
+    var target = full
+    if let base = client.configuration.baseURLProvider?() ?? client.configuration.baseURL {
+      let basePath = base.path.hasSuffix("/") ? String(base.path.dropLast()) : base.path
+      guard basePath.isEmpty || full.hasPrefix(basePath) else {
+        throw OutboxError(
+          .invalidRequest, "The request's path \(full) is outside the client's base URL \(base.absoluteString)")
+      }
+      target = String(full.dropFirst(basePath.count))
+    }
+    var fields = HTTPFields()
+    let defaults = Set(client.configuration.defaultHeaders.map(\.name))
+    for field in request.headerFields where !credentialNames.contains(field.name) && !defaults.contains(field.name) {
+      fields.append(field)
+    }
+    let digest = Data(SHA256.hash(data: body ?? Data())).base64EncodedString()
+    return StoredRequest(
+      method: request.method, target: target, headerFields: fields, body: body, bodyDigest: digest,
+      idempotencyKey: UUID().uuidString.lowercased())
+  }
+
+  /// Headers never stored: credentials, and whatever the logging interceptor hides by default.
+  static let credentialNames: Set<HTTPField.Name> = LoggingInterceptor.defaultRedactedHeaders.union([
+    .authorization, .cookie, .proxyAuthorization, idempotencyKey,
+  ])
+
+}

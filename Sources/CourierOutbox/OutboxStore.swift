@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+
+/// A request as the outbox stores it: HTTP, without credentials, ready to be sent again after a relaunch.
+package struct StoredRequest: Sendable, Equatable {
+  package var method: HTTPRequest.Method
+  /// The path and query, relative to the client's base URL.
+  package var target: String
+  package var headerFields: HTTPFields
+  package var body: Data?
+  /// SHA-256 of the body, base64: what the server compares a reused key's payload with.
+  package var bodyDigest: String
+  package var idempotencyKey: String
+
+  package init(
+    method: HTTPRequest.Method, target: String, headerFields: HTTPFields, body: Data?, bodyDigest: String,
+    idempotencyKey: String
+  ) {
+    self.method = method
+    self.target = target
+    self.headerFields = headerFields
+    self.body = body
+    self.bodyDigest = bodyDigest
+    self.idempotencyKey = idempotencyKey
+  }
+}
+
+/// What an enqueue writes.
+package struct NewItem: Sendable {
+  package var request: StoredRequest
+  package var lane: String
+  package var kind: String
+  package var kindVersion: Int
+  package var after: OutboxItem.ID?
+  package var constraints: OutboxConstraints
+  package var enqueuedAt: Date
+}
+
+/// What the server answered, as an item keeps it.
+package struct RecordedResponse: Sendable, Equatable {
+  package var status: HTTPResponse.Status
+  package var headerFields: HTTPFields
+  package var body: Data
+}
+
+/// What became of an attempt, as the store records it.
+package enum AttemptRecord: Sendable {
+  case delivered(RecordedResponse)
+  case retry(at: Date, reason: String)
+  /// The lane pauses; the item stays first in it.
+  case pauseLane(reason: String)
+  case deadLetter(reason: String, response: RecordedResponse?)
+}
+
+/// An item ready to be considered for sending: its lane's first, with what decides whether it may go now.
+package struct Candidate: Sendable {
+  package var item: OutboxItem
+  package var constraints: OutboxConstraints
+  /// The state of the item it waits for, if any.
+  package var dependency: OutboxItem.State?
+}
+
+/// Where the outbox keeps its items. The delivery logic is written once over it; an item is enqueued once the
+/// store's transaction committed, and "sending" is recorded before the request leaves.
+package protocol OutboxStore: Sendable {
+  /// Writes `item` and returns its ID once committed.
+  func insert(_ item: NewItem) async throws -> OutboxItem.ID
+  /// The first waiting item (pending or sending) of each lane not in `busyLanes` and not paused.
+  func laneHeads(excluding busyLanes: Set<String>) async throws -> [Candidate]
+  /// The item with its stored request.
+  func request(for id: OutboxItem.ID) async throws -> StoredRequest?
+  /// Records that the item is being sent (its state and one more attempt), before the request leaves.
+  func markSending(_ id: OutboxItem.ID) async throws -> OutboxItem
+  /// Records an attempt's outcome.
+  func record(_ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date) async throws
+  /// Items, newest last, optionally only in `states`.
+  func items(in states: Set<OutboxItem.State>?) async throws -> [OutboxItem]
+  /// The number of items pending or sending.
+  func waitingCount() async throws -> Int
+  /// Bytes of bodies held by items pending or sending.
+  func waitingBytes() async throws -> Int
+  /// Sets the state of `id` from one of `from` to `to` with `reason`; false when the item was in none of them.
+  func transition(
+    _ id: OutboxItem.ID, from: Set<OutboxItem.State>, to: OutboxItem.State, reason: String?, newKey: String?,
+    at date: Date
+  ) async throws -> Bool
+  /// Cancels the items waiting for `id` whose dependency failure rule is `cancel`; returns them.
+  func cancelDependants(of id: OutboxItem.ID, reason: String, at date: Date) async throws -> [OutboxItem.ID]
+  /// Pauses or resumes `lane`.
+  func setLane(_ lane: String, pausedBecause reason: String?) async throws
+  /// Paused lanes and why.
+  func pausedLanes() async throws -> [String: String]
+  /// Quarantines waiting items whose kind and version are not in `known`; returns them with the reason.
+  func quarantine(unless known: Set<KindVersion>) async throws -> [(OutboxItem.ID, String)]
+  /// Counts the key retention of `id` from `date`, after it was given a new key.
+  func restartRetention(_ id: OutboxItem.ID, at date: Date) async throws
+  /// Replaces the stored body and headers of a waiting item, with a new key.
+  func edit(_ id: OutboxItem.ID, request: StoredRequest, at date: Date) async throws -> Bool
+}
+
+/// A kind of write and the version of its stored form.
+package struct KindVersion: Sendable, Hashable {
+  package var kind: String
+  package var version: Int
+}

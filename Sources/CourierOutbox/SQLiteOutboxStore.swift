@@ -1,0 +1,439 @@
+import Foundation
+import GRDB
+import HTTPTypes
+
+/// The outbox's store in SQLite, through GRDB: a file of its own in WAL mode, or tables in the app's own database so
+/// that an app's change and its outbox item commit in one transaction.
+package final class SQLiteOutboxStore: OutboxStore {
+  package let database: any DatabaseWriter
+
+  /// Opens (or creates) the outbox database at `path`, in WAL mode.
+  package convenience init(path: String) throws {
+    // An existing file is read first, by a connection that only reads: a file that is damaged, or was written by a
+    // newer version, must be left as it is — opening the pool would switch it to WAL mode first.
+    if FileManager.default.fileExists(atPath: path) {
+      do {
+        let probe = try DatabaseQueue(path: path)
+        try probe.read { db in try Self.checkNotSuperseded(db, path: path) }
+        try probe.close()
+      } catch let error as OutboxError {
+        throw error
+      } catch {
+        throw Self.storeError(error, path: path)
+      }
+    }
+    let database: DatabasePool
+    do {
+      database = try DatabasePool(path: path)
+    } catch {
+      throw Self.storeError(error, path: path)
+    }
+    try self.init(database: database, path: path)
+  }
+
+  /// Keeps the outbox's tables in `database`, migrating them first.
+  package init(database: any DatabaseWriter, path: String? = nil) throws {
+    self.database = database
+    do {
+      // Read first: a database from a newer version must not be written to at all.
+      try database.read { db in try Self.checkNotSuperseded(db, path: path) }
+      try Self.migrator.migrate(database)
+    } catch let error as OutboxError {
+      throw error
+    } catch {
+      throw Self.storeError(error, path: path)
+    }
+  }
+
+  /// Throws ``OutboxError/Kind/newerSchema`` when a newer version of the outbox migrated `db`.
+  static func checkNotSuperseded(_ db: Database, path: String?) throws {
+    guard try migrator.hasBeenSuperseded(db) else { return }
+    throw OutboxError(
+      .newerSchema,
+      "The outbox database\(path.map { " at \($0)" } ?? "") was written by a newer version of the outbox "
+        + "(migrations \(try migrator.appliedIdentifiers(db).sorted())); it is left as it is")
+  }
+
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("courier-outbox-1") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE courier_outbox_item (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            lane TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            kind_version INTEGER NOT NULL,
+            method TEXT NOT NULL,
+            target TEXT NOT NULL,
+            headers BLOB NOT NULL,
+            body BLOB,
+            body_length INTEGER NOT NULL,
+            body_digest TEXT NOT NULL,
+            idempotency_key TEXT NOT NULL,
+            after_id INTEGER REFERENCES courier_outbox_item(id),
+            if_dependency_fails TEXT NOT NULL,
+            allows_expensive INTEGER NOT NULL,
+            allows_constrained INTEGER NOT NULL,
+            not_before REAL,
+            give_up_after REAL,
+            state TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            enqueued_at REAL NOT NULL,
+            next_attempt_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            reason TEXT,
+            response_status INTEGER,
+            response_headers BLOB,
+            response_body BLOB
+          );
+          CREATE INDEX courier_outbox_item_waiting ON courier_outbox_item(state, lane, id);
+          CREATE INDEX courier_outbox_item_after ON courier_outbox_item(after_id);
+          CREATE TABLE courier_outbox_lane (
+            name TEXT PRIMARY KEY,
+            paused_reason TEXT
+          );
+          """)
+    }
+    return migrator
+  }
+
+  // MARK: Writing
+
+  package func insert(_ item: NewItem) async throws -> OutboxItem.ID {
+    try await write { db in try Self.insert(item, in: db) }
+  }
+
+  /// Writes `item` in the caller's transaction.
+  static func insert(_ item: NewItem, in db: Database) throws -> OutboxItem.ID {
+    let request = item.request
+    try db.execute(
+      sql: """
+        INSERT INTO courier_outbox_item (lane, kind, kind_version, method, target, headers, body, body_length,
+          body_digest, idempotency_key, after_id, if_dependency_fails, allows_expensive, allows_constrained,
+          not_before, give_up_after, state, enqueued_at, next_attempt_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)
+        """,
+      arguments: [
+        item.lane, item.kind, item.kindVersion, request.method.rawValue, request.target,
+        FieldCoding.encode(request.headerFields), request.body, request.body?.count ?? 0, request.bodyDigest,
+        request.idempotencyKey, item.after?.rawValue, item.constraints.ifDependencyFails.rawValue,
+        item.constraints.allowsExpensiveNetwork, item.constraints.allowsConstrainedNetwork,
+        item.constraints.notBefore?.timeIntervalSince1970, item.constraints.giveUpAfter?.timeIntervalSince1970,
+        item.enqueuedAt.timeIntervalSince1970, item.enqueuedAt.timeIntervalSince1970,
+        item.enqueuedAt.timeIntervalSince1970,
+      ])
+    return OutboxItem.ID(rawValue: db.lastInsertedRowID)
+  }
+
+  package func markSending(_ id: OutboxItem.ID) async throws -> OutboxItem {
+    try await write { db in
+      try db.execute(
+        sql: "UPDATE courier_outbox_item SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
+        arguments: [id.rawValue])
+      guard
+        let row = try Row.fetchOne(db, sql: "SELECT * FROM courier_outbox_item WHERE id = ?", arguments: [id.rawValue])
+      else { throw OutboxError(.noSuchItem, "No outbox item \(id)") }
+      return try Self.item(row)
+    }
+  }
+
+  package func record(_ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date) async throws {
+    let now = date.timeIntervalSince1970
+    try await write { db in
+      switch record {
+      case .delivered(let response):
+        try db.execute(
+          sql: """
+            UPDATE courier_outbox_item SET state = 'delivered', updated_at = ?, reason = NULL, response_status = ?,
+              response_headers = ?, response_body = ?, body = NULL WHERE id = ?
+            """,
+          arguments: [
+            now, response.status.code, FieldCoding.encode(response.headerFields), response.body, id.rawValue,
+          ])
+      case .retry(let at, let reason):
+        try db.execute(
+          sql: """
+            UPDATE courier_outbox_item SET state = 'pending', next_attempt_at = ?, updated_at = ?, reason = ?
+            WHERE id = ?
+            """,
+          arguments: [at.timeIntervalSince1970, now, reason, id.rawValue])
+      case .pauseLane(let reason):
+        try db.execute(
+          sql: "UPDATE courier_outbox_item SET state = 'pending', updated_at = ?, reason = ? WHERE id = ?",
+          arguments: [now, reason, id.rawValue])
+        try Self.setLane(lane, pausedBecause: reason, in: db)
+      case .deadLetter(let reason, let response):
+        try db.execute(
+          sql: """
+            UPDATE courier_outbox_item SET state = 'deadLetter', updated_at = ?, reason = ?, response_status = ?,
+              response_headers = ?, response_body = ? WHERE id = ?
+            """,
+          arguments: [
+            now, reason, response?.status.code, response.map { FieldCoding.encode($0.headerFields) },
+            response?.body, id.rawValue,
+          ])
+      }
+    }
+  }
+
+  package func transition(
+    _ id: OutboxItem.ID, from: Set<OutboxItem.State>, to: OutboxItem.State, reason: String?, newKey: String?,
+    at date: Date
+  ) async throws -> Bool {
+    try await write { db in
+      let states = from.map(\.rawValue)
+      let placeholders = databaseQuestionMarks(count: states.count)
+      var arguments: StatementArguments = [to.rawValue, reason, date.timeIntervalSince1970]
+      var sets = "state = ?, reason = ?, updated_at = ?"
+      if let newKey {
+        sets += ", idempotency_key = ?, attempts = 0, next_attempt_at = ?"
+        arguments += [newKey, date.timeIntervalSince1970]
+      }
+      arguments += [id.rawValue]
+      arguments += StatementArguments(states)
+      try db.execute(
+        sql: "UPDATE courier_outbox_item SET \(sets) WHERE id = ? AND state IN (\(placeholders))",
+        arguments: arguments)
+      return db.changesCount > 0
+    }
+  }
+
+  package func cancelDependants(of id: OutboxItem.ID, reason: String, at date: Date) async throws -> [OutboxItem.ID] {
+    try await write { db in
+      var cancelled: [OutboxItem.ID] = []
+      var frontier = [id.rawValue]
+      // A chain of dependants fails one link after another.
+      while let next = frontier.popLast() {
+        let ids = try Int64.fetchAll(
+          db,
+          sql: """
+            SELECT id FROM courier_outbox_item WHERE after_id = ? AND state IN ('pending', 'sending')
+              AND if_dependency_fails = 'cancel'
+            """, arguments: [next])
+        for dependant in ids {
+          try db.execute(
+            sql: "UPDATE courier_outbox_item SET state = 'cancelled', reason = ?, updated_at = ? WHERE id = ?",
+            arguments: [reason, date.timeIntervalSince1970, dependant])
+          cancelled.append(OutboxItem.ID(rawValue: dependant))
+          frontier.append(dependant)
+        }
+      }
+      return cancelled
+    }
+  }
+
+  package func setLane(_ lane: String, pausedBecause reason: String?) async throws {
+    try await write { db in try Self.setLane(lane, pausedBecause: reason, in: db) }
+  }
+
+  private static func setLane(_ lane: String, pausedBecause reason: String?, in db: Database) throws {
+    try db.execute(
+      sql: """
+        INSERT INTO courier_outbox_lane (name, paused_reason) VALUES (?, ?)
+        ON CONFLICT(name) DO UPDATE SET paused_reason = excluded.paused_reason
+        """, arguments: [lane, reason])
+  }
+
+  package func quarantine(unless known: Set<KindVersion>) async throws -> [(OutboxItem.ID, String)] {
+    try await write { db in
+      let rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT id, kind, kind_version FROM courier_outbox_item WHERE state IN ('pending', 'sending')
+          """)
+      var quarantined: [(OutboxItem.ID, String)] = []
+      for row in rows {
+        let kind = KindVersion(kind: row["kind"], version: row["kind_version"])
+        guard !known.contains(kind) else { continue }
+        let reason = "this app does not register the kind \"\(kind.kind)\" at version \(kind.version)"
+        let id: Int64 = row["id"]
+        try db.execute(
+          sql: "UPDATE courier_outbox_item SET state = 'quarantined', reason = ? WHERE id = ?",
+          arguments: [reason, id])
+        quarantined.append((OutboxItem.ID(rawValue: id), reason))
+      }
+      return quarantined
+    }
+  }
+
+  package func restartRetention(_ id: OutboxItem.ID, at date: Date) async throws {
+    try await write { db in
+      try db.execute(
+        sql: "UPDATE courier_outbox_item SET enqueued_at = ? WHERE id = ?",
+        arguments: [date.timeIntervalSince1970, id.rawValue])
+    }
+  }
+
+  package func edit(_ id: OutboxItem.ID, request: StoredRequest, at date: Date) async throws -> Bool {
+    try await write { db in
+      try db.execute(
+        sql: """
+          UPDATE courier_outbox_item SET headers = ?, body = ?, body_length = ?, body_digest = ?,
+            idempotency_key = ?, attempts = 0, updated_at = ?, next_attempt_at = ?
+          WHERE id = ? AND state = 'pending'
+          """,
+        arguments: [
+          FieldCoding.encode(request.headerFields), request.body, request.body?.count ?? 0, request.bodyDigest,
+          request.idempotencyKey, date.timeIntervalSince1970, date.timeIntervalSince1970, id.rawValue,
+        ])
+      return db.changesCount > 0
+    }
+  }
+
+  // MARK: Reading
+
+  package func laneHeads(excluding busyLanes: Set<String>) async throws -> [Candidate] {
+    try await read { db in
+      let rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT i.*, d.state AS dependency_state FROM courier_outbox_item i
+          LEFT JOIN courier_outbox_item d ON d.id = i.after_id
+          WHERE i.id IN (
+            SELECT MIN(id) FROM courier_outbox_item WHERE state IN ('pending', 'sending') GROUP BY lane)
+          AND i.lane NOT IN (SELECT name FROM courier_outbox_lane WHERE paused_reason IS NOT NULL)
+          ORDER BY i.id
+          """)
+      return try rows.compactMap { row in
+        let item = try Self.item(row)
+        guard !busyLanes.contains(item.lane) else { return nil }
+        let dependency = (row["dependency_state"] as String?).flatMap(OutboxItem.State.init(rawValue:))
+        return Candidate(item: item, constraints: Self.constraints(row), dependency: dependency)
+      }
+    }
+  }
+
+  package func request(for id: OutboxItem.ID) async throws -> StoredRequest? {
+    try await read { db in
+      guard
+        let row = try Row.fetchOne(
+          db, sql: "SELECT * FROM courier_outbox_item WHERE id = ?", arguments: [id.rawValue])
+      else { return nil }
+      let method: String = row["method"]
+      return StoredRequest(
+        method: HTTPRequest.Method(method) ?? .post, target: row["target"],
+        headerFields: try FieldCoding.decode(row["headers"]), body: row["body"], bodyDigest: row["body_digest"],
+        idempotencyKey: row["idempotency_key"])
+    }
+  }
+
+  package func items(in states: Set<OutboxItem.State>?) async throws -> [OutboxItem] {
+    try await read { db in
+      let rows: [Row]
+      if let states {
+        let values = states.map(\.rawValue)
+        rows = try Row.fetchAll(
+          db,
+          sql: "SELECT * FROM courier_outbox_item WHERE state IN (\(databaseQuestionMarks(count: values.count))) "
+            + "ORDER BY id", arguments: StatementArguments(values))
+      } else {
+        rows = try Row.fetchAll(db, sql: "SELECT * FROM courier_outbox_item ORDER BY id")
+      }
+      return try rows.map(Self.item)
+    }
+  }
+
+  package func waitingCount() async throws -> Int {
+    try await read { db in
+      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM courier_outbox_item WHERE state IN ('pending', 'sending')")
+        ?? 0
+    }
+  }
+
+  package func waitingBytes() async throws -> Int {
+    try await read { db in
+      try Int.fetchOne(
+        db,
+        sql: "SELECT COALESCE(SUM(body_length), 0) FROM courier_outbox_item WHERE state IN ('pending', 'sending')")
+        ?? 0
+    }
+  }
+
+  package func pausedLanes() async throws -> [String: String] {
+    try await read { db in
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT name, paused_reason FROM courier_outbox_lane WHERE paused_reason IS NOT NULL")
+      return Dictionary(uniqueKeysWithValues: rows.map { ($0["name"] as String, $0["paused_reason"] as String) })
+    }
+  }
+
+  // MARK: Rows
+
+  static func item(_ row: Row) throws -> OutboxItem {
+    let method: String = row["method"]
+    let state: String = row["state"]
+    let status: Int? = row["response_status"]
+    let after: Int64? = row["after_id"]
+    return OutboxItem(
+      id: OutboxItem.ID(rawValue: row["id"]), lane: row["lane"], kind: row["kind"], kindVersion: row["kind_version"],
+      method: HTTPRequest.Method(method) ?? .post, target: row["target"],
+      headerFields: try FieldCoding.decode(row["headers"]), bodyLength: row["body_length"],
+      idempotencyKey: row["idempotency_key"], after: after.map(OutboxItem.ID.init(rawValue:)),
+      state: OutboxItem.State(rawValue: state) ?? .quarantined, attempts: row["attempts"],
+      enqueuedAt: Date(timeIntervalSince1970: row["enqueued_at"]),
+      nextAttemptAt: Date(timeIntervalSince1970: row["next_attempt_at"]),
+      responseStatus: status.map { HTTPResponse.Status(code: $0) }, reason: row["reason"])
+  }
+
+  static func constraints(_ row: Row) -> OutboxConstraints {
+    let notBefore: Double? = row["not_before"]
+    let giveUpAfter: Double? = row["give_up_after"]
+    let rule: String = row["if_dependency_fails"]
+    return OutboxConstraints(
+      allowsExpensiveNetwork: row["allows_expensive"], allowsConstrainedNetwork: row["allows_constrained"],
+      notBefore: notBefore.map(Date.init(timeIntervalSince1970:)),
+      giveUpAfter: giveUpAfter.map(Date.init(timeIntervalSince1970:)),
+      ifDependencyFails: DependencyFailure(rawValue: rule) ?? .cancel)
+  }
+
+  // MARK: Access
+
+  private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    do {
+      return try await database.write(body)
+    } catch let error as OutboxError {
+      throw error
+    } catch {
+      throw Self.storeError(error, path: nil)
+    }
+  }
+
+  private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    do {
+      return try await database.read(body)
+    } catch let error as OutboxError {
+      throw error
+    } catch {
+      throw Self.storeError(error, path: nil)
+    }
+  }
+
+  /// The typed error for what the database threw: a corrupt file, or another failure.
+  static func storeError(_ error: any Error, path: String?) -> OutboxError {
+    let place = path.map { " at \($0)" } ?? ""
+    if let error = error as? DatabaseError, [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+      return OutboxError(
+        .corruptStore,
+        "The outbox database\(place) cannot be read (\(error.message ?? "\(error)")); it is left as it is")
+    }
+    return OutboxError(.storeFailure, "The outbox database\(place) failed: \(error)")
+  }
+}
+
+/// Header fields as stored: a JSON array of `[name, value]` pairs, in order.
+enum FieldCoding {
+  static func encode(_ fields: HTTPFields) -> Data {
+    (try? JSONEncoder().encode(fields.map { [$0.name.rawName, $0.value] })) ?? Data("[]".utf8)
+  }
+
+  static func decode(_ data: Data?) throws -> HTTPFields {
+    guard let data else { return HTTPFields() }
+    let pairs = try JSONDecoder().decode([[String]].self, from: data)
+    var fields = HTTPFields()
+    for pair in pairs where pair.count == 2 {
+      if let name = HTTPField.Name(pair[0]) { fields.append(HTTPField(name: name, value: pair[1])) }
+    }
+    return fields
+  }
+}

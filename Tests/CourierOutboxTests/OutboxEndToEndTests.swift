@@ -1,0 +1,93 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+@testable import CourierOutbox
+
+/// A demo post.
+struct DemoPost: Codable, Equatable, Sendable {
+  var id: Int?
+  var title: String
+  var body: String
+}
+
+/// The outbox against the demo API, which honours `Idempotency-Key`, over every transport.
+@Suite(.timeLimit(.minutes(2))) struct OutboxEndToEndTests {
+  func outbox(_ client: APIClient, network: SwitchedNetwork, path: String) throws -> Outbox {
+    var configuration = Outbox.Configuration()
+    configuration.monitor = network.monitor
+    configuration.random = { 0 }
+    return try Outbox(client: client, path: path, configuration: configuration)
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test(arguments: TransportKind.allCases)
+  func writesMadeOfflineAreDeliveredOnceInOrderWhenTheNetworkComesBack(_ kind: TransportKind) async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withDemoServer(kind) { client, _ in
+      let network = SwitchedNetwork(online: false)
+      let outbox = try outbox(client, network: network, path: path)
+      let before = Set(try await client.value(Endpoint<[DemoPost]>.get("/posts")).compactMap(\.id))
+      for index in 0..<3 {
+        try await outbox.enqueue(
+          Endpoint<DemoPost>.post("/posts", body: DemoPost(title: "lane a \(index)", body: "b")), lane: "a")
+      }
+      try await outbox.enqueue(Endpoint<DemoPost>.post("/posts", body: DemoPost(title: "lane b", body: "b")), lane: "b")
+      #expect(try await outbox.pendingCount() == 4)
+      network.set(online: true)
+      try await outbox.waitUntilDrained()
+      #expect(try await outbox.items().map(\.state) == Array(repeating: .delivered, count: 4))
+      let created = try await client.value(Endpoint<[DemoPost]>.get("/posts")).filter { !before.contains($0.id ?? 0) }
+      #expect(created.count == 4, "each applied once: \(created.map(\.title))")
+      let laneA = created.sorted { ($0.id ?? 0) < ($1.id ?? 0) }.map(\.title).filter { $0.hasPrefix("lane a") }
+      #expect(laneA == ["lane a 0", "lane a 1", "lane a 2"], "in order within the lane")
+    }
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test(arguments: TransportKind.allCases)
+  func anAnswerLostAfterTheServerAppliedTheWriteIsNotAppliedTwice(_ kind: TransportKind) async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withDemoServer(kind) { client, _ in
+      let outbox = try outbox(client, network: SwitchedNetwork(online: true), path: path)
+      // The server applies the post, stores its answer, and resets the connection instead of answering.
+      try await outbox.enqueue(
+        Endpoint<DemoPost>.post("/posts", body: DemoPost(title: "answer lost", body: "b"))
+          .header("X-Demo-Drop-Answer", "1"))
+      try await outbox.waitUntilDrained()
+      let item = try #require(try await outbox.items().first)
+      #expect(item.state == .delivered)
+      #expect(item.attempts == 2, "sent again after the lost answer, with the same key")
+      #expect(item.responseStatus == .created, "the stored answer")
+      let posts = try await client.value(Endpoint<[DemoPost]>.get("/posts"))
+      #expect(posts.filter { $0.title == "answer lost" }.count == 1, "applied once")
+    }
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test(arguments: TransportKind.allCases)
+  func aPoisonItemInOneLaneLeavesTheOthersFlowing(_ kind: TransportKind) async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withDemoServer(kind) { client, _ in
+      let outbox = try outbox(client, network: SwitchedNetwork(online: true), path: path)
+      // An empty title is refused with 422.
+      let poison = try await outbox.enqueue(
+        Endpoint<DemoPost>.post("/posts", body: DemoPost(title: "", body: "b")), lane: "a")
+      let dependant = try await outbox.enqueue(
+        Endpoint<DemoPost>.post("/posts", body: DemoPost(title: "after the poison", body: "b")), lane: "b",
+        after: poison)
+      let other = try await outbox.enqueue(
+        Endpoint<DemoPost>.post("/posts", body: DemoPost(title: "other lane", body: "b")), lane: "c")
+      try await outbox.waitUntilDrained()
+      let states = Dictionary(uniqueKeysWithValues: try await outbox.items().map { ($0.id, $0.state) })
+      #expect(states[poison] == .deadLetter)
+      #expect(states[dependant] == .cancelled)
+      #expect(states[other] == .delivered)
+    }
+  }
+}

@@ -1,0 +1,315 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import GRDB
+import HTTPTypes
+import Testing
+
+@testable import CourierOutbox
+
+/// A network the test switches on and off.
+final class SwitchedNetwork: Sendable {
+  private let state = Locked<(path: NetworkPath, listeners: [AsyncStream<NetworkPath>.Continuation])>(
+    (NetworkPath(isOnline: true), []))
+
+  init(online: Bool) {
+    state.withLock { $0.path = NetworkPath(isOnline: online) }
+  }
+
+  var monitor: NetworkMonitor {
+    NetworkMonitor(
+      currentPath: { self.state.withLock { $0.path } },
+      paths: {
+        let (stream, continuation) = AsyncStream.makeStream(of: NetworkPath.self)
+        let path = self.state.withLock { state in
+          state.listeners.append(continuation)
+          return state.path
+        }
+        continuation.yield(path)
+        return stream
+      })
+  }
+
+  func set(online: Bool) {
+    let (path, listeners) = state.withLock { state in
+      state.path = NetworkPath(isOnline: online)
+      return (state.path, state.listeners)
+    }
+    for listener in listeners { listener.yield(path) }
+  }
+}
+
+struct Post: Codable, Equatable, Sendable {
+  var title: String
+}
+
+/// A temporary database file, removed by the caller with its folder.
+func temporaryDatabase() throws -> (folder: URL, path: String) {
+  let folder = try temporaryDirectory()
+  return (folder, folder.appendingPathComponent("outbox.sqlite").path)
+}
+
+@Suite(.timeLimit(.minutes(1))) struct OutboxTests {
+  let base = URL(string: "https://api.example.test/v1")!
+
+  func outbox(
+    _ transport: StubTransport, network: SwitchedNetwork = SwitchedNetwork(online: true), path: String,
+    headers: HTTPFields = [:], _ configure: (inout Outbox.Configuration) -> Void = { _ in }
+  ) throws -> Outbox {
+    let client = APIClient.testing(baseURL: base, transport: transport) { configuration in
+      configuration.defaultHeaders.append(contentsOf: headers)
+    }
+    var configuration = Outbox.Configuration()
+    configuration.monitor = network.monitor
+    configuration.clock = TestDelayClock()
+    configuration.random = { 0.5 }
+    configure(&configuration)
+    return try Outbox(client: client, path: path, configuration: configuration)
+  }
+
+  @Test func anItemIsStoredAsHTTPWithoutCredentialsAndSentOnceWithItsKey() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(.post("/posts").reply(.json(Post(title: "a"), status: .created)))
+    let network = SwitchedNetwork(online: false)
+    let outbox = try outbox(transport, network: network, path: path)
+    let endpoint = Endpoint<Post>.post("/posts", body: Post(title: "a"))
+      .header(.authorization, "Bearer secret-token").header(.cookie, "session=secret-cookie").header("X-Trace", "1")
+    let id = try await outbox.enqueue(endpoint, lane: "posts")
+    let stored = try #require(try await outbox.items().first)
+    #expect(stored.id == id)
+    #expect(stored.state == .pending)
+    #expect(stored.target == "/posts")
+    #expect(stored.headerFields[.authorization] == nil)
+    #expect(stored.headerFields[.cookie] == nil)
+    #expect(stored.headerFields[HTTPField.Name("X-Trace")!] == "1")
+    #expect(UUID(uuidString: stored.idempotencyKey) != nil)
+    let bytes =
+      try Data(contentsOf: URL(fileURLWithPath: path))
+      + ((try? Data(contentsOf: URL(fileURLWithPath: path + "-wal"))) ?? Data())
+    #expect(bytes.range(of: Data("secret-token".utf8)) == nil, "a bearer token in the database file")
+    #expect(bytes.range(of: Data("secret-cookie".utf8)) == nil, "a cookie in the database file")
+
+    network.set(online: true)
+    try await outbox.waitUntilDrained()
+    #expect(transport.requests.count == 1)
+    let sent = try #require(transport.requests.first)
+    #expect(sent.request.headerFields[HTTPField.Name("Idempotency-Key")!] == "\"\(stored.idempotencyKey)\"")
+    #expect(try await outbox.items().map(\.state) == [.delivered])
+    #expect(try await outbox.pendingCount() == 0)
+  }
+
+  @Test func aTransientFailureIsSentAgainWithTheSameKeyAfterTheServersRetryAfter() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(
+      .post("/posts").reply(
+        .status(.serviceUnavailable, headerFields: [.retryAfter: "7"]), .noConnection,
+        .json(Post(title: "a"), status: .created)))
+    let clock = TestDelayClock()
+    let outbox = try outbox(transport, path: path) { $0.clock = clock }
+    try await outbox.enqueue(Endpoint<Post>.post("/posts", body: Post(title: "a")))
+    try await outbox.waitUntilDrained()
+    let keys = transport.requests.map { $0.request.headerFields[HTTPField.Name("Idempotency-Key")!] }
+    #expect(keys.count == 3)
+    #expect(Set(keys).count == 1, "every attempt carries the same key")
+    // The 503 asked for 7 s; the failed connection waited the jittered backoff of its attempt: half of 2 s.
+    #expect(clock.sleeps.contains(7))
+    #expect(clock.sleeps.contains(1))
+    #expect(try await outbox.items().first?.attempts == 3)
+  }
+
+  @Test func a422BecomesADeadLetterWithItsAnswerAndFailsItsDependantsButNotOtherLanes() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(
+      .post("/posts").reply(.status(.unprocessableContent)),
+      .post("/profile").reply(.status(.ok)))
+    let outbox = try outbox(transport, path: path)
+    let events = await outbox.events()
+    try await outbox.pause(lane: "posts")
+    let poisoned = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "")), lane: "posts")
+    let picture = try await outbox.enqueue(
+      Endpoint<Data>.post("/posts/1/image").body(Data([1, 2, 3])), lane: "pictures", after: poisoned)
+    let profile = try await outbox.enqueue(Endpoint<Data>.post("/profile", body: Post(title: "me")), lane: "profile")
+    try await outbox.resume(lane: "posts")
+    try await outbox.waitUntilDrained()
+    let items = try await outbox.items()
+    #expect(items.map(\.state) == [.deadLetter, .cancelled, .delivered])
+    #expect(items[0].responseStatus == .unprocessableContent)
+    #expect(items[1].reason?.contains("\(poisoned)") == true)
+    #expect(transport.requests.compactMap(\.request.path).sorted() == ["/v1/posts", "/v1/profile"])
+    var seen: [OutboxEvent] = []
+    for await event in events {
+      seen.append(event)
+      if seen.contains(.cancelled(picture, reason: items[1].reason ?? "")) { break }
+    }
+    #expect(
+      seen.contains { if case .deadLettered(poisoned, let error) = $0 { error.kind == .rejected } else { false } })
+    #expect(seen.contains { if case .delivered(profile, _) = $0 { true } else { false } })
+  }
+
+  @Test func a401PausesTheLaneUntilItIsResumed() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(.post("/posts").reply(.status(.unauthorized), .status(.created)))
+    let outbox = try outbox(transport, path: path)
+    try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")), lane: "posts")
+    try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "b")), lane: "posts")
+    try await waitUntil("the 401") { transport.requests.count == 1 }
+    // Paused: nothing more goes out, and both items still wait, in order.
+    try await pause(milliseconds: 100)
+    #expect(transport.requests.count == 1)
+    #expect(try await outbox.pendingCount() == 2)
+    try await outbox.resume(lane: "posts")
+    try await outbox.waitUntilDrained()
+    let titles = try transport.requests.map { try JSONDecoder().decode(Post.self, from: $0.body ?? Data()).title }
+    #expect(titles == ["a", "a", "b"], "FIFO within the lane, the paused item first")
+  }
+
+  @Test func anItemLeftSendingByACrashIsSentAgainWithTheSameKeyAfterARestart() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // The first run records "sending", then dies before the answer is recorded.
+    let store = try SQLiteOutboxStore(path: path)
+    let client = APIClient.testing(baseURL: base, transport: StubTransport())
+    let request = try await Outbox.stored(Endpoint<Data>.post("/posts", body: Post(title: "a")), client: client)
+    let id = try await store.insert(
+      NewItem(
+        request: request, lane: "posts", kind: "request", kindVersion: 1, after: nil, constraints: .none,
+        enqueuedAt: Date(timeIntervalSince1970: 1_800_000_000)))
+    _ = try await store.markSending(id)
+
+    let transport = StubTransport(.post("/posts").reply(.status(.created)))
+    let outbox = try outbox(transport, path: path)
+    await outbox.drain()
+    try await outbox.waitUntilDrained()
+    #expect(transport.requests.count == 1)
+    #expect(
+      transport.requests.first?.request.headerFields[HTTPField.Name("Idempotency-Key")!]
+        == "\"\(request.idempotencyKey)\"")
+    #expect(try await outbox.items().first?.attempts == 2)
+  }
+
+  @Test func badInputGetsATypedErrorAndNothingIsStored() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let outbox = try outbox(StubTransport(), network: SwitchedNetwork(online: false), path: path)
+    let read = await #expect(throws: OutboxError.self) { try await outbox.enqueue(Endpoint<Data>.get("/posts")) }
+    #expect(read?.kind == .invalidRequest)
+    let (chunks, continuation) = AsyncStream.makeStream(of: Data.self)
+    continuation.yield(Data("once".utf8))
+    continuation.finish()
+    let oneShot = await #expect(throws: OutboxError.self) {
+      try await outbox.enqueue(Endpoint<Data>.post("/upload").body(.body(BodyStream(chunks, length: 4))))
+    }
+    #expect(oneShot?.kind == .invalidRequest)
+    #expect(try await outbox.items().isEmpty)
+  }
+
+  @Test func aCorruptFileOrANewerSchemaIsATypedErrorAndTheFileIsLeftAsItIs() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let garbage = Data(repeating: 0x5A, count: 8192)
+    try garbage.write(to: URL(fileURLWithPath: path))
+    let corrupt = #expect(throws: OutboxError.self) { try outbox(StubTransport(), path: path) }
+    #expect(corrupt?.kind == .corruptStore)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+
+    let (newerFolder, newer) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: newerFolder) }
+    let database = try DatabaseQueue(path: newer)
+    _ = try SQLiteOutboxStore(database: database)
+    try await database.write { db in
+      try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('courier-outbox-99')")
+    }
+    try database.close()
+    let before = try Data(contentsOf: URL(fileURLWithPath: newer))
+    let superseded = #expect(throws: OutboxError.self) { try outbox(StubTransport(), path: newer) }
+    #expect(superseded?.kind == .newerSchema)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: newer)) == before)
+  }
+
+  @Test func anItemOfAnUnknownKindIsQuarantinedNeverSentNeverDropped() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(.post("/posts").reply(.status(.created)))
+    let old = try outbox(transport, network: SwitchedNetwork(online: false), path: path)
+    try await old.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")), kind: Outbox.Kind("post", version: 3))
+    await old.stop()
+    let current = try outbox(transport, path: path) { $0.kinds = [Outbox.Kind("post", version: 2)] }
+    await current.start()
+    let stopwatch = Stopwatch()
+    while (try await current.items().first?.state) != .quarantined, stopwatch.elapsed < 20 {
+      try await pause(milliseconds: 10)
+    }
+    #expect(transport.requests.isEmpty)
+    #expect(try await current.items().first?.reason?.contains("version 3") == true)
+  }
+
+  @Test func anItemOlderThanTheKeyRetentionGoesToTheReconcileHook() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(.post("/posts").reply(.status(.created)))
+    let network = SwitchedNetwork(online: false)
+    let clock = TestDelayClock()
+    let outbox = try outbox(transport, network: network, path: path) {
+      $0.clock = clock
+      $0.reconcile = { _ in .resendWithNewKey }
+    }
+    let id = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")))
+    let firstKey = try await outbox.items().first?.idempotencyKey
+    clock.advance(by: 25 * 3600)
+    network.set(online: true)
+    try await outbox.waitUntilDrained()
+    let item = try #require(try await outbox.items().first)
+    #expect(item.id == id)
+    #expect(item.state == .delivered)
+    #expect(item.idempotencyKey != firstKey, "resent with a new key")
+    #expect(
+      transport.requests.first?.request.headerFields[HTTPField.Name("Idempotency-Key")!] == "\"\(item.idempotencyKey)\""
+    )
+  }
+}
+
+@Suite struct DeliveryDecisionTests {
+  @Test(arguments: [408, 409, 425, 429, 500, 502, 503, 504])
+  func transientStatusesAreSentAgain(_ code: Int) {
+    let decision = DeliveryDecision.decide(status: .init(code: code), headerFields: [:], now: Date())
+    #expect({ if case .retry = decision { true } else { false } }())
+  }
+
+  @Test(arguments: [400, 403, 404, 410, 422, 501])
+  func otherFailuresAreDeadLetters(_ code: Int) {
+    let decision = DeliveryDecision.decide(status: .init(code: code), headerFields: [:], now: Date())
+    #expect({ if case .deadLetter = decision { true } else { false } }())
+  }
+
+  @Test func a401PausesAndSuccessesAreDelivered() {
+    #expect(
+      {
+        if case .pause = DeliveryDecision.decide(status: .unauthorized, headerFields: [:], now: Date()) {
+          true
+        } else {
+          false
+        }
+      }())
+    #expect(DeliveryDecision.decide(status: .created, headerFields: [:], now: Date()) == .delivered)
+    #expect(DeliveryDecision.decide(status: .noContent, headerFields: [:], now: Date()) == .delivered)
+  }
+
+  @Test func retryAfterIsReadAsSecondsOrADate() {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    #expect(DeliveryDecision.retryAfter("120", now: now) == 120)
+    #expect(DeliveryDecision.retryAfter("Fri, 15 Jan 2027 08:00:30 GMT", now: now) == 30)
+    #expect(DeliveryDecision.retryAfter("soon", now: now) == nil)
+  }
+
+  @Test func backoffIsFullJitterUnderADoublingCeilingAndNeverBelowRetryAfter() {
+    #expect(DeliveryDecision.backoff(afterAttempt: 1, base: 1, maximum: 300, retryAfter: nil, random: 0.5) == 0.5)
+    #expect(DeliveryDecision.backoff(afterAttempt: 4, base: 1, maximum: 300, retryAfter: nil, random: 0.5) == 4)
+    #expect(DeliveryDecision.backoff(afterAttempt: 20, base: 1, maximum: 300, retryAfter: nil, random: 1) == 300)
+    #expect(DeliveryDecision.backoff(afterAttempt: 1, base: 1, maximum: 300, retryAfter: 7, random: 0.1) == 7)
+  }
+}
