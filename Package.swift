@@ -314,10 +314,17 @@ let package = Package(
       dependencies: ["Courier", "CourierCombine", "CourierStyles", "CourierTestSupport"],
       swiftSettings: swiftSettings
     ),
+    // Enqueues and drains until it is killed, for the outbox's crash test.
+    .executableTarget(
+      name: "CourierOutboxCrashWorker",
+      dependencies: ["Courier", "CourierOutbox"],
+      path: "Tests/CourierOutboxCrashWorker",
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "CourierOutboxTests",
       dependencies: [
-        "Courier", "CourierOutbox", "CourierTesting", "CourierTestSupport",
+        "Courier", "CourierOutbox", "CourierTesting", "CourierTestSupport", "CourierOutboxCrashWorker",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],

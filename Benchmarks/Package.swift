@@ -19,6 +19,7 @@ let package = Package(
         .product(name: "Courier", package: "Courier"),
         .product(name: "CourierAsyncHTTPClient", package: "Courier"),
         .product(name: "CourierSQLiteCache", package: "Courier"),
+        .product(name: "CourierOutbox", package: "Courier"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),

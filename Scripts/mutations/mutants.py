@@ -77,4 +77,11 @@ MUTANTS = [
         "new": "true || request.headerFields",
         "tests": "RetryTests",
     },
+    {
+        "name": "the outbox sends each attempt with a new Idempotency-Key",
+        "file": "Sources/CourierOutbox/Outbox.swift",
+        "old": 'endpoint.header(Self.idempotencyKey, "\\"\\(request.idempotencyKey)\\"")',
+        "new": 'endpoint.header(Self.idempotencyKey, "\\"\\(UUID().uuidString)\\"")',
+        "tests": "OutboxTests|OutboxEndToEndTests|OutboxCrashTests",
+    },
 ]

@@ -136,6 +136,33 @@ public actor Outbox {
     return id
   }
 
+  /// Stores the requests of `endpoints` in one transaction, in order in `lane`, and returns their IDs once it
+  /// committed: all of them or none. Faster than one enqueue each when many writes are made at once.
+  @discardableResult
+  public func enqueue<Value>(
+    contentsOf endpoints: [Endpoint<Value>], lane: String = "default", kind: Kind = Kind("request"),
+    constraints: OutboxConstraints = .none
+  ) async throws -> [OutboxItem.ID] {
+    var items: [NewItem] = []
+    var bytes = 0
+    let now = configuration.clock.now
+    for endpoint in endpoints {
+      let request = try await Self.stored(endpoint, client: client)
+      bytes += request.body?.count ?? 0
+      items.append(
+        NewItem(
+          request: request, lane: lane, kind: kind.name, kindVersion: kind.version, after: nil,
+          constraints: constraints, enqueuedAt: now))
+    }
+    try await checkRoom(for: bytes)
+    let ids = try await store.insert(items)
+    for id in ids { emit(.enqueued(id)) }
+    await reportCount()
+    start()
+    wakeUp()
+    return ids
+  }
+
   /// Stores `endpoint`'s request in `db`, within the app's own write: the app's change and the item commit or roll
   /// back together. Only for an outbox made with ``init(client:database:configuration:)`` on the same database, and
   /// a body in memory. Call ``drain()`` after the transaction committed to send at once.

@@ -65,6 +65,8 @@ package struct Candidate: Sendable {
 package protocol OutboxStore: Sendable {
   /// Writes `item` and returns its ID once committed.
   func insert(_ item: NewItem) async throws -> OutboxItem.ID
+  /// Writes `items` in one transaction and returns their IDs, in order, once committed.
+  func insert(_ items: [NewItem]) async throws -> [OutboxItem.ID]
   /// The first waiting item (pending or sending) of each lane not in `busyLanes` and not paused.
   func laneHeads(excluding busyLanes: Set<String>) async throws -> [Candidate]
   /// The item with its stored request.

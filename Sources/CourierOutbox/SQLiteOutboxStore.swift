@@ -104,6 +104,10 @@ package final class SQLiteOutboxStore: OutboxStore {
     try await write { db in try Self.insert(item, in: db) }
   }
 
+  package func insert(_ items: [NewItem]) async throws -> [OutboxItem.ID] {
+    try await write { db in try items.map { try Self.insert($0, in: db) } }
+  }
+
   /// Writes `item` in the caller's transaction.
   static func insert(_ item: NewItem, in db: Database) throws -> OutboxItem.ID {
     let request = item.request

@@ -143,7 +143,10 @@ func temporaryDatabase() throws -> (folder: URL, path: String) {
     var seen: [OutboxEvent] = []
     for await event in events {
       seen.append(event)
-      if seen.contains(.cancelled(picture, reason: items[1].reason ?? "")) { break }
+      // Every event was sent before the outbox drained; they arrive in the order they happened.
+      let cancelled = seen.contains(.cancelled(picture, reason: items[1].reason ?? ""))
+      let delivered = seen.contains { if case .delivered(profile, _) = $0 { true } else { false } }
+      if cancelled && delivered { break }
     }
     #expect(
       seen.contains { if case .deadLettered(poisoned, let error) = $0 { error.kind == .rejected } else { false } })
@@ -190,6 +193,23 @@ func temporaryDatabase() throws -> (folder: URL, path: String) {
       transport.requests.first?.request.headerFields[HTTPField.Name("Idempotency-Key")!]
         == "\"\(request.idempotencyKey)\"")
     #expect(try await outbox.items().first?.attempts == 2)
+  }
+
+  @Test func aBatchIsStoredInOneTransactionInOrderOrNotAtAll() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(.post("/posts").reply(.status(.created)))
+    let outbox = try outbox(transport, network: SwitchedNetwork(online: false), path: path)
+    let ids = try await outbox.enqueue(
+      contentsOf: (0..<100).map { Endpoint<Data>.post("/posts", body: Post(title: "\($0)")) }, lane: "posts")
+    #expect(ids.count == 100)
+    #expect(ids == ids.sorted())
+    #expect(try await outbox.pendingCount() == 100)
+    // One request that cannot be stored refuses the whole batch.
+    await #expect(throws: OutboxError.self) {
+      try await outbox.enqueue(contentsOf: [Endpoint<Data>.post("/posts"), Endpoint<Data>.get("/posts")])
+    }
+    #expect(try await outbox.pendingCount() == 100)
   }
 
   @Test func badInputGetsATypedErrorAndNothingIsStored() async throws {

@@ -15,6 +15,7 @@ import Foundation
 ///     courier-bench cache uncached|memory|sqlite --base-url URL --count N [--body decoded|data]
 ///     courier-bench decode catalog --count N           JSONDecoder alone on the 1 KB document
 ///     courier-bench eviction memory|sqlite --metric writes|hits --entries N --count N [--database PATH]
+///     courier-bench outbox single|batch --count N [--directory DIR]   durable enqueues per second
 ///     courier-bench deadline urlsession|ahc --clock system|task --busy N --rounds R
 ///                     how late a 1 s deadline ends a call while N CPU-bound tasks keep the shared pool busy
 ///
@@ -97,6 +98,12 @@ enum CourierBench {
       guard ["raw", "courier"].contains(arguments[1]) else { throw BenchmarkFailure("query raw|courier") }
       try QueryEncodingScenario.run(
         raw: arguments[1] == "raw", fields: (try? options.int("fields")) ?? 100, count: try options.int("count")
+      ).report()
+    case "outbox":
+      let variant = try parse(OutboxScenario.Variant.self, arguments[1])
+      try await OutboxScenario.run(
+        variant, count: try options.int("count"),
+        directory: (try? options.string("directory")) ?? FileManager.default.temporaryDirectory.path
       ).report()
     case "deadline":
       let transport = try parse(DeadlineScenario.Transport.self, arguments[1])
