@@ -85,6 +85,8 @@ public actor Outbox {
   /// Whether `drain()` asked to send what waits in a backoff now.
   private var ignoreBackoffOnce = false
   private var lastReportedCount: Int?
+  /// The items and body bytes waiting, while known: an enqueue adds to them, any other change forgets them.
+  private var waiting: (count: Int, bytes: Int)?
 
   /// An outbox whose items live in a SQLite database at `path` (made if missing), sent through `client`.
   ///
@@ -129,7 +131,10 @@ public actor Outbox {
       request: request, lane: lane, kind: kind.name, kindVersion: kind.version, after: after,
       constraints: constraints, enqueuedAt: configuration.clock.now)
     let id = try await store.insert(item)
+    waiting?.count += 1
+    waiting?.bytes += request.body?.count ?? 0
     emit(.enqueued(id))
+    if !configuration.monitor.currentPath.isOnline { emit(.waiting(id, .offline)) }
     await reportCount()
     start()
     wakeUp()
@@ -156,7 +161,13 @@ public actor Outbox {
     }
     try await checkRoom(for: bytes)
     let ids = try await store.insert(items)
-    for id in ids { emit(.enqueued(id)) }
+    waiting?.count += ids.count
+    waiting?.bytes += bytes
+    let offline = !configuration.monitor.currentPath.isOnline
+    for id in ids {
+      emit(.enqueued(id))
+      if offline { emit(.waiting(id, .offline)) }
+    }
     await reportCount()
     start()
     wakeUp()
@@ -195,6 +206,8 @@ public actor Outbox {
 
   /// Sends what waits now, also items waiting out a backoff, and wakes the outbox if it was idle.
   public func drain() {
+    // Items may have been enqueued within the app's own transactions meanwhile.
+    waiting = nil
     ignoreBackoffOnce = true
     start()
     wakeUp()
@@ -204,7 +217,11 @@ public actor Outbox {
   public func waitUntilDrained() async throws {
     start()
     while try await store.waitingCount() > 0 {
-      await withCheckedContinuation { drainWaiters.append($0) }
+      await withCheckedContinuation { continuation in
+        drainWaiters.append(continuation)
+        // The delivery loop reports the count when it wakes, and releases the waiters once it is zero.
+        wakeUp()
+      }
     }
   }
 
@@ -239,6 +256,7 @@ public actor Outbox {
 
   /// Cancels a pending item; its dependants that cancel with it are cancelled too.
   public func cancel(_ id: OutboxItem.ID) async throws {
+    waiting = nil
     let now = configuration.clock.now
     guard
       try await store.transition(
@@ -262,6 +280,7 @@ public actor Outbox {
 
   /// Sends a dead letter again, with a new key.
   public func requeue(_ id: OutboxItem.ID) async throws {
+    waiting = nil
     guard
       try await store.transition(
         id, from: [.deadLetter, .quarantined], to: .pending, reason: nil, newKey: UUID().uuidString.lowercased(),
@@ -291,6 +310,7 @@ public actor Outbox {
   // MARK: Delivery
 
   private func run(wakes: AsyncStream<Void>) async {
+    waiting = nil
     if let kinds = configuration.kinds {
       let known = Set(kinds.map { KindVersion(kind: $0.name, version: $0.version) })
       if let quarantined = try? await store.quarantine(unless: known) {
@@ -322,6 +342,8 @@ public actor Outbox {
   /// Starts an attempt for every lane head that may go now; returns in how many seconds the earliest waiting one
   /// may go, if any.
   private func sendWhatIsReady() async -> TimeInterval? {
+    // Offline, nothing can go: the network coming back wakes the outbox (enqueues said they wait for it).
+    guard configuration.monitor.currentPath.isOnline else { return nil }
     let candidates: [Candidate]
     do {
       candidates = try await store.laneHeads(excluding: busyLanes)
@@ -418,6 +440,7 @@ public actor Outbox {
   }
 
   private func settle(_ item: OutboxItem, decision: DeliveryDecision, response: RecordedResponse?) async {
+    waiting = nil
     let now = configuration.clock.now
     do {
       switch decision {
@@ -453,6 +476,7 @@ public actor Outbox {
   }
 
   private func deadLetter(_ item: OutboxItem, _ error: OutboxError, response: RecordedResponse? = nil) async {
+    waiting = nil
     let now = configuration.clock.now
     do {
       try await store.record(
@@ -463,6 +487,7 @@ public actor Outbox {
   }
 
   private func reconcile(_ item: OutboxItem) async {
+    waiting = nil
     let now = configuration.clock.now
     switch await configuration.reconcile(item) {
     case .resendWithNewKey:
@@ -488,13 +513,22 @@ public actor Outbox {
   }
 
   private func cancelDependants(of id: OutboxItem.ID, because reason: String) async throws {
+    waiting = nil
     for dependant in try await store.cancelDependants(of: id, reason: reason, at: configuration.clock.now) {
       emit(.cancelled(dependant, reason: reason))
     }
   }
 
+  /// The items and body bytes waiting, read from the store when not known.
+  private func waitingTotals() async throws -> (count: Int, bytes: Int) {
+    if let waiting { return waiting }
+    let totals = (count: try await store.waitingCount(), bytes: try await store.waitingBytes())
+    waiting = totals
+    return totals
+  }
+
   private func checkRoom(for bytes: Int) async throws {
-    let held = try await store.waitingBytes()
+    let held = try await waitingTotals().bytes
     guard held + bytes <= configuration.maxQueuedBytes else {
       throw OutboxError(
         .limitReached,
@@ -516,11 +550,14 @@ public actor Outbox {
     wake?.yield()
   }
 
+  /// Reports a change of the waiting count, and releases the callers of ``waitUntilDrained()`` once nothing waits.
   private func reportCount() async {
-    guard let count = try? await store.waitingCount(), count != lastReportedCount else { return }
-    lastReportedCount = count
-    emit(.pendingCount(count))
-    if count == 0 {
+    guard let count = try? await waitingTotals().count else { return }
+    if count != lastReportedCount {
+      lastReportedCount = count
+      emit(.pendingCount(count))
+    }
+    if count == 0, !drainWaiters.isEmpty {
       for waiter in drainWaiters { waiter.resume() }
       drainWaiters = []
     }
