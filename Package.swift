@@ -181,6 +181,7 @@ let package = Package(
         "CourierDemoServer",
         "CourierOpenAPI",
         "CourierOutbox",
+        "CourierTesting",
         "CourierDemoClient",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(

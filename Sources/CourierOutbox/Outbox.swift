@@ -86,7 +86,12 @@ public actor Outbox {
   private var ignoreBackoffOnce = false
   private var lastReportedCount: Int?
   /// The items and body bytes waiting, while known: an enqueue adds to them, any other change forgets them.
-  private var waiting: (count: Int, bytes: Int)?
+  private var waiting: (count: Int, bytes: Int)? {
+    didSet { if waiting == nil { waitingGeneration &+= 1 } }
+  }
+  /// Counts the times ``waiting`` was forgotten, so that totals read from the store across a suspension are kept only
+  /// when nothing changed meanwhile.
+  private var waitingGeneration: UInt64 = 0
 
   /// An outbox whose items live in a SQLite database at `path` (made if missing), sent through `client`.
   ///
@@ -522,8 +527,10 @@ public actor Outbox {
   /// The items and body bytes waiting, read from the store when not known.
   private func waitingTotals() async throws -> (count: Int, bytes: Int) {
     if let waiting { return waiting }
+    let generation = waitingGeneration
     let totals = (count: try await store.waitingCount(), bytes: try await store.waitingBytes())
-    waiting = totals
+    // Another task of this actor may have changed the items while the store was read: keep nothing stale.
+    if generation == waitingGeneration { waiting = totals }
     return totals
   }
 
@@ -552,7 +559,10 @@ public actor Outbox {
 
   /// Reports a change of the waiting count, and releases the callers of ``waitUntilDrained()`` once nothing waits.
   private func reportCount() async {
-    guard let count = try? await waitingTotals().count else { return }
+    // Callers of waitUntilDrained() are released on the store's own count, never on a remembered one.
+    let read: Int? =
+      if drainWaiters.isEmpty { try? await waitingTotals().count } else { try? await store.waitingCount() }
+    guard let count = read else { return }
     if count != lastReportedCount {
       lastReportedCount = count
       emit(.pendingCount(count))

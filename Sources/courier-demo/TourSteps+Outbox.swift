@@ -1,5 +1,6 @@
 import Courier
 import CourierOutbox
+import CourierTesting
 import Foundation
 import HTTPTypes
 
@@ -18,7 +19,7 @@ extension TourSteps {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tour-outbox-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let network = TourNetwork(online: false)
+    let network = SwitchedNetwork(.offline)
     var configuration = Outbox.Configuration()
     configuration.monitor = network.monitor
     let outbox = try Outbox(
@@ -34,7 +35,7 @@ extension TourSteps {
       Endpoint<OutboxPost>.post("/posts", body: OutboxPost(title: "From the other lane", body: "3")), lane: "drafts")
     print("  \(try await outbox.pendingCount()) changes waiting")
 
-    network.set(online: true)
+    network.set(NetworkPath(isOnline: true))
     try await outbox.waitUntilDrained()
     let delivered = try await outbox.items(in: [.delivered])
     let after = try await client.value(Endpoint<[OutboxPost]>.get("/posts")).count
@@ -51,34 +52,5 @@ extension TourSteps {
     print(
       "  an answer lost after the server applied the post: sent \(item?.attempts ?? 0) times with one key, "
         + "\(item?.responseStatus?.code ?? 0) the second time (the stored answer), applied \(copies) time(s)")
-  }
-}
-
-/// The tour's connectivity switch.
-final class TourNetwork: Sendable {
-  private let state: Locked<(path: NetworkPath, listeners: [AsyncStream<NetworkPath>.Continuation])>
-
-  init(online: Bool) { state = Locked((NetworkPath(isOnline: online), [])) }
-
-  var monitor: NetworkMonitor {
-    NetworkMonitor(
-      currentPath: { self.state.withLock { $0.path } },
-      paths: {
-        let (stream, continuation) = AsyncStream.makeStream(of: NetworkPath.self)
-        let path = self.state.withLock { state in
-          state.listeners.append(continuation)
-          return state.path
-        }
-        continuation.yield(path)
-        return stream
-      })
-  }
-
-  func set(online: Bool) {
-    let (path, listeners) = state.withLock { state in
-      state.path = NetworkPath(isOnline: online)
-      return (state.path, state.listeners)
-    }
-    for listener in listeners { listener.yield(path) }
   }
 }

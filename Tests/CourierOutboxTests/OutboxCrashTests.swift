@@ -78,8 +78,15 @@ import Testing
     let process = try ChildProcess.start(worker.path, arguments, output: ends[1])
     close(ends[1])
     let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
-    // Read on a thread of its own until the pipe closes: the cooperative pool has only two threads here.
-    let output = Task.detached { String(decoding: reader.readDataToEndOfFile(), as: UTF8.self) }
+    // Read on a thread of its own until the pipe closes: a blocking read must not hold one of the shared pool's two
+    // threads, which the demo server and the kill below need.
+    let output = Task {
+      await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+        Thread.detachNewThread {
+          continuation.resume(returning: String(decoding: reader.readDataToEndOfFile(), as: UTF8.self))
+        }
+      }
+    }
     if let killAfter {
       try await Task.sleep(for: killAfter)
       process.kill(SIGKILL)

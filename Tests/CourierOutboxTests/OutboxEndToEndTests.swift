@@ -90,4 +90,40 @@ struct DemoPost: Codable, Equatable, Sendable {
       #expect(states[other] == .delivered)
     }
   }
+
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test(arguments: TransportKind.allCases)
+  func writesWaitingWhileTheTokenExpiredGoOutWithTheRefreshedTokenAfterOneRefresh(_ kind: TransportKind) async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withDemoServer(kind) { plain, server in
+      let first = try await plain.login()
+      let store = TokenStore.inMemory(first)
+      let client = server.client { $0.interceptors = [AuthInterceptor(store: store, refresh: demoRefresh(server))] }
+      let network = SwitchedNetwork(online: false)
+      let outbox = try outbox(client, network: network, path: path)
+      for index in 0..<3 {
+        try await outbox.enqueue(
+          Endpoint<DemoUser>.patch("/users/me", body: ["name": "Renamed \(index)"]), lane: "profile")
+      }
+      // The token expires while the writes wait; the client's interceptor refreshes it once, when they go out.
+      try await plain.send(Endpoint<Empty>.post("/admin/expire-tokens").withoutAuthentication())
+      network.set(online: true)
+      try await outbox.waitUntilDrained()
+      #expect(try await outbox.items().map(\.state) == [.delivered, .delivered, .delivered])
+      #expect(try await plain.stats().refreshCalls == 1)
+      let refreshed = try #require(try await store.load())
+      #expect(refreshed.accessToken != first.accessToken)
+      let me = try await client.value(Endpoint<DemoUser>.get("/users/me"))
+      #expect(me.name == "Renamed 2", "applied in order")
+      // No token, old or new, anywhere in the database's files.
+      var bytes = Data()
+      for suffix in ["", "-wal"] { bytes += (try? Data(contentsOf: URL(fileURLWithPath: path + suffix))) ?? Data() }
+      for secret in [
+        first.accessToken, first.refreshToken ?? "-", refreshed.accessToken, refreshed.refreshToken ?? "-",
+      ] {
+        #expect(bytes.range(of: Data(secret.utf8)) == nil, "a token in the outbox's database")
+      }
+    }
+  }
 }

@@ -8,36 +8,12 @@ import Testing
 
 @testable import CourierOutbox
 
-/// A network the test switches on and off.
-final class SwitchedNetwork: Sendable {
-  private let state = Locked<(path: NetworkPath, listeners: [AsyncStream<NetworkPath>.Continuation])>(
-    (NetworkPath(isOnline: true), []))
+extension SwitchedNetwork {
+  /// A network online or offline.
+  convenience init(online: Bool) { self.init(NetworkPath(isOnline: online)) }
 
-  init(online: Bool) {
-    state.withLock { $0.path = NetworkPath(isOnline: online) }
-  }
-
-  var monitor: NetworkMonitor {
-    NetworkMonitor(
-      currentPath: { self.state.withLock { $0.path } },
-      paths: {
-        let (stream, continuation) = AsyncStream.makeStream(of: NetworkPath.self)
-        let path = self.state.withLock { state in
-          state.listeners.append(continuation)
-          return state.path
-        }
-        continuation.yield(path)
-        return stream
-      })
-  }
-
-  func set(online: Bool) {
-    let (path, listeners) = state.withLock { state in
-      state.path = NetworkPath(isOnline: online)
-      return (state.path, state.listeners)
-    }
-    for listener in listeners { listener.yield(path) }
-  }
+  /// Switches it online or offline.
+  func set(online: Bool) { set(NetworkPath(isOnline: online)) }
 }
 
 struct Post: Codable, Equatable, Sendable {

@@ -72,8 +72,8 @@ package struct SystemDelayClock: DelayClock {
     // Held until it fires or is cancelled; releasing it then also releases the handler, which holds it.
     let held = Locked<(any DispatchSourceTimer)?>(source)
     let cancel: @Sendable () -> Void = { held.withLock { $0.take() }?.cancel() }
-    let nanoseconds = Int(min(max(seconds, 0), 1e9) * 1e9)
-    source.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .nanoseconds(0))
+    // `DispatchTime + Double` clamps; `.nanoseconds(Int)` would trap past 2.1 s where `Int` has 32 bits (watchOS).
+    source.schedule(deadline: .now() + min(max(seconds, 0), 1e9), leeway: .nanoseconds(0))
     source.setEventHandler {
       cancel()
       action()

@@ -46,8 +46,8 @@ enum ConnectionDrop {
     return Response(status: .internalServerError, body: ResponseBody { _ in throw Dropped() })
   }
 
-  /// How long a reset in the middle of a response body waits for the bytes already written to reach the client: on
-  /// Linux at most this, until the peer acknowledged every byte; elsewhere this.
+  /// How long a reset in the middle of a response body waits at most for the peer to acknowledge the bytes already
+  /// written (on Linux; elsewhere the wait is 100 ms).
   static let deliveryWait: Duration = .seconds(10)
 
   /// Waits until the bytes already written reached the peer (a reset discards whatever is still queued, however
