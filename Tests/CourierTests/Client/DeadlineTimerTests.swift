@@ -85,7 +85,7 @@ import Testing
     let finished = Locked(false)
     let work = Task {
       defer { finished.withLock { $0 = true } }
-      try await Deadline.run(seconds: 0.2, timer: timer) { try await Task.sleep(nanoseconds: 50_000_000_000) }
+      try await Deadline.run(seconds: 0.2, timer: timer) { try await Task.sleep(nanoseconds: 20_000_000_000) }
     }
     try await waitUntil("the deadline was registered") { clock.pendingWaits == 1 }
     clock.advance(by: 0.199)
