@@ -79,7 +79,7 @@ MUTANTS = [
     },
     {
         "name": "the outbox sends each attempt with a new Idempotency-Key",
-        "file": "Sources/CourierOutbox/Outbox.swift",
+        "file": "Sources/CourierOutbox/Outbox+Requests.swift",
         "old": 'endpoint.header(Self.idempotencyKey, "\\"\\(request.idempotencyKey)\\"")',
         "new": 'endpoint.header(Self.idempotencyKey, "\\"\\(UUID().uuidString)\\"")',
         "tests": "OutboxTests|OutboxEndToEndTests|OutboxCrashTests",
