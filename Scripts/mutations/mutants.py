@@ -84,4 +84,18 @@ MUTANTS = [
         "new": 'endpoint.header(Self.idempotencyKey, "\\"\\(UUID().uuidString)\\"")',
         "tests": "OutboxTests|OutboxEndToEndTests|OutboxCrashTests",
     },
+    {
+        "name": "the values an item binds are never written into it",
+        "file": "Sources/CourierOutbox/SQLiteOutboxStore.swift",
+        "old": "return try Self.bind(dependantsOf: id, to: response, at: now, in: db)",
+        "new": "return []",
+        "tests": "OutboxBindingTests",
+    },
+    {
+        "name": "a drain skips the wait a server asked for with Retry-After",
+        "file": "Sources/CourierOutbox/Outbox.swift",
+        "old": "!forced || (candidate.heldUntil.map { $0 > now } ?? false)",
+        "new": "!forced",
+        "tests": "OutboxAppTests",
+    },
 ]

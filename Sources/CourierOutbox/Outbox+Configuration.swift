@@ -26,6 +26,12 @@ extension Outbox {
     public var clock: any DelayClock = SystemDelayClock()
     /// The kinds and versions this app handles; an item of another is quarantined at start. `nil` accepts all.
     public var kinds: Set<Kind>?
+    /// Whether the outbox follows the app's lifecycle: it sends what waits when the app comes to the foreground (or,
+    /// on macOS, becomes active), and asks the system for time to finish the attempts in flight when the app leaves
+    /// it (`performExpiringActivity`).
+    public var observesAppLifecycle = true
+    /// The notification center the app's lifecycle is observed on.
+    public var notificationCenter: NotificationCenter = .default
     /// A number in 0..<1 for the jitter.
     public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
 

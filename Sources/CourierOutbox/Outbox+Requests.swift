@@ -1,5 +1,4 @@
 import Courier
-import Crypto
 import Foundation
 import HTTPTypes
 
@@ -76,9 +75,9 @@ extension Outbox {
     for field in request.headerFields where !credentialNames.contains(field.name) && !defaults.contains(field.name) {
       fields.append(field)
     }
-    let digest = Data(SHA256.hash(data: body ?? Data())).base64EncodedString()
     return StoredRequest(
-      method: request.method, target: target, headerFields: fields, body: body, bodyDigest: digest,
+      method: request.method, target: target, headerFields: fields, body: body,
+      bodyDigest: StoredRequest.digest(of: body),
       idempotencyKey: UUID().uuidString.lowercased())
   }
 

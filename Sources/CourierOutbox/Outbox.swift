@@ -21,10 +21,31 @@ import HTTPTypes
 /// "sending" after a restart is sent again with the same key. See <doc:OfflineWrites>.
 public actor Outbox {
   let client: APIClient
-  private let store: any OutboxStore
-  private let configuration: Configuration
+  let store: any OutboxStore
+  let configuration: Configuration
   private var subscribers: [UUID: AsyncStream<OutboxEvent>.Continuation] = [:]
+  /// The lanes with an attempt in flight.
   private var busyLanes: Set<String> = []
+  /// The items being sent now.
+  private(set) var inFlight: Set<OutboxItem.ID> = [] {
+    didSet {
+      guard !flightWaiters.isEmpty else { return }
+      let (done, waiting) = flightWaiters.reduce(into: ([CheckedContinuation<Void, Never>](), [FlightWaiter]())) {
+        if $1.items.isDisjoint(with: inFlight) { $0.0.append($1.continuation) } else { $0.1.append($1) }
+      }
+      flightWaiters = waiting
+      for waiter in done { waiter.resume() }
+    }
+  }
+  typealias FlightWaiter = (items: Set<OutboxItem.ID>, continuation: CheckedContinuation<Void, Never>)
+  /// Callers of `finishAttemptsInFlight()`, with the items they wait for.
+  var flightWaiters: [FlightWaiter] = []
+  /// How many delivery passes began.
+  private(set) var passes: UInt64 = 0
+  /// Callers of `drainUntilDone()`, released by the first pass that began after they asked and left nothing in flight
+  /// and nothing more to start.
+  var settleWaiters: [(after: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+  private var lifecycle: AppLifecycleObserver?
   private var loop: Task<Void, Never>?
   private var wake: AsyncStream<Void>.Continuation?
   private var drainWaiters: [CheckedContinuation<Void, Never>] = []
@@ -38,6 +59,10 @@ public actor Outbox {
   /// Counts the times ``waiting`` was forgotten, so that totals read from the store across a suspension are kept only
   /// when nothing changed meanwhile.
   private var waitingGeneration: UInt64 = 0
+  /// The handlers of final results, by kind name.
+  private var resultHandlers: [String: @Sendable (OutboxResult) async -> Void] = [:]
+  /// Items whose result a handler is taking now, so that none is given the same result twice at once.
+  private var handling: Set<OutboxItem.ID> = []
 
   /// An outbox whose items live in a SQLite database at `path` (made if missing), sent through `client`.
   ///
@@ -47,7 +72,7 @@ public actor Outbox {
     try self.init(client: client, store: SQLiteOutboxStore(path: path), configuration: configuration)
   }
 
-  /// An outbox whose tables live in the app's own database, so that ``enqueue(_:lane:after:kind:constraints:in:)``
+  /// An outbox whose tables live in the app's own database, so that ``enqueue(_:lane:after:bindings:kind:constraints:in:)``
   /// joins the app's write.
   public init(client: APIClient, database: any DatabaseWriter, configuration: Configuration = Configuration()) throws {
     try self.init(client: client, store: SQLiteOutboxStore(database: database), configuration: configuration)
@@ -69,17 +94,21 @@ public actor Outbox {
   ///     cannot be sent now belongs to the cache, not the outbox.
   ///   - lane: Items of one lane are sent one at a time, in order.
   ///   - after: An item that must be delivered first.
+  ///   - bindings: Values taken from the answer of `after`, put where the request says `{name}` (see
+  ///     ``OutboxBinding``). When `after` was delivered already, they are bound now, and a value its answer does not
+  ///     hold throws ``OutboxError/Kind/bindingFailed``.
   ///   - kind: The app's name for this kind of write, and its version.
   ///   - constraints: When the item may be sent.
   @discardableResult
   public func enqueue<Value>(
     _ endpoint: Endpoint<Value>, lane: String = "default", after: OutboxItem.ID? = nil,
-    kind: Kind = Kind("request"), constraints: OutboxConstraints = .none
+    bindings: [OutboxBinding] = [], kind: Kind = Kind("request"), constraints: OutboxConstraints = .none
   ) async throws -> OutboxItem.ID {
+    try OutboxBinding.validate(bindings, after: after, constraints: constraints)
     let request = try await Self.stored(endpoint, client: client)
     try await checkRoom(for: request.body?.count ?? 0)
     let item = NewItem(
-      request: request, lane: lane, kind: kind.name, kindVersion: kind.version, after: after,
+      request: request, lane: lane, kind: kind.name, kindVersion: kind.version, after: after, bindings: bindings,
       constraints: constraints, enqueuedAt: configuration.clock.now)
     let id = try await store.insert(item)
     waiting?.count += 1
@@ -131,15 +160,17 @@ public actor Outbox {
   @discardableResult
   public nonisolated func enqueue<Value>(
     _ endpoint: Endpoint<Value>, lane: String = "default", after: OutboxItem.ID? = nil,
-    kind: Kind = Kind("request"), constraints: OutboxConstraints = .none, in db: Database
+    bindings: [OutboxBinding] = [], kind: Kind = Kind("request"), constraints: OutboxConstraints = .none,
+    in db: Database
   ) throws -> OutboxItem.ID {
+    try OutboxBinding.validate(bindings, after: after, constraints: constraints)
     let (request, body) = try Self.built(endpoint, client: client)
     if let body, body.bufferedData == nil {
       throw OutboxError(.invalidRequest, "An enqueue within a transaction needs the body in memory")
     }
     let stored = try Self.stored(request, body: body?.bufferedData, client: client)
     let item = NewItem(
-      request: stored, lane: lane, kind: kind.name, kindVersion: kind.version, after: after,
+      request: stored, lane: lane, kind: kind.name, kindVersion: kind.version, after: after, bindings: bindings,
       constraints: constraints, enqueuedAt: configuration.clock.now)
     return try SQLiteOutboxStore.insert(item, in: db)
   }
@@ -149,13 +180,20 @@ public actor Outbox {
   /// Starts sending what waits (an enqueue and ``drain()`` start it too); items left "sending" by a previous run are
   /// sent again with their key. Items of kinds not in ``Configuration/kinds`` are quarantined first.
   public func start() {
+    if lifecycle == nil, configuration.observesAppLifecycle {
+      lifecycle = AppLifecycleObserver(outbox: self, center: configuration.notificationCenter)
+    }
     guard loop == nil else { return }
     let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     wake = continuation
     loop = Task { [weak self] in await self?.run(wakes: stream) }
   }
 
-  /// Sends what waits now, also items waiting out a backoff, and wakes the outbox if it was idle.
+  /// Whether the outbox is sending (started, and not stopped).
+  var isRunning: Bool { loop != nil }
+
+  /// Sends what waits now, also items waiting out a backoff (never before a server's `Retry-After`), and wakes the
+  /// outbox if it was idle.
   public func drain() {
     // Items may have been enqueued within the app's own transactions meanwhile.
     waiting = nil
@@ -164,16 +202,40 @@ public actor Outbox {
     wakeUp()
   }
 
-  /// Returns once no item is pending or sending (also when some became dead letters).
+  /// Returns once no item is pending or sending (also when some became dead letters); throws `CancellationError`
+  /// when the calling task is cancelled first.
   public func waitUntilDrained() async throws {
     start()
     while try await store.waitingCount() > 0 {
-      await withCheckedContinuation { continuation in
-        drainWaiters.append(continuation)
-        // The delivery loop reports the count when it wakes, and releases the waiters once it is zero.
-        wakeUp()
+      try Task.checkCancellation()
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          drainWaiters.append(continuation)
+          // The delivery loop reports the count when it wakes, and releases the waiters once it is zero.
+          wakeUp()
+        }
+      } onCancel: {
+        Task { await self.releaseDrainWaiters() }
       }
+      try Task.checkCancellation()
     }
+  }
+
+  /// Releases the callers of `drainUntilDone()` that asked before pass `pass` began (all of them with `all`).
+  func releaseSettleWaiters(settledBy pass: UInt64 = .max, all: Bool = false) {
+    let (done, waiting) = settleWaiters.reduce(
+      into: ([CheckedContinuation<Void, Never>](), [(after: UInt64, continuation: CheckedContinuation<Void, Never>)]())
+    ) {
+      if all || $1.after < pass { $0.0.append($1.continuation) } else { $0.1.append($1) }
+    }
+    settleWaiters = waiting
+    for waiter in done { waiter.resume() }
+  }
+
+  /// Lets every caller of ``waitUntilDrained()`` look again: those not cancelled wait on.
+  private func releaseDrainWaiters() {
+    for waiter in drainWaiters { waiter.resume() }
+    drainWaiters = []
   }
 
   /// Stops sending; items in flight finish their attempt. ``start()`` sends again.
@@ -184,6 +246,7 @@ public actor Outbox {
     wake = nil
     running?.cancel()
     await running?.value
+    releaseSettleWaiters(all: true)
   }
 
   /// A new stream of events, from now on; it ends when the consumer stops iterating.
@@ -203,6 +266,23 @@ public actor Outbox {
   /// How many items wait to be delivered (pending or sending): "3 changes waiting".
   public func pendingCount() async throws -> Int {
     try await store.waitingCount()
+  }
+
+  /// The number of items waiting now, then each change of it: what a "3 changes waiting" badge shows. The stream
+  /// ends when the consumer stops iterating.
+  public func pendingCounts() async -> AsyncStream<Int> {
+    let changes = events()
+    let now = try? await store.waitingCount()
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
+    if let now { continuation.yield(now) }
+    let forward = Task {
+      for await event in changes {
+        if case .pendingCount(let count) = event { continuation.yield(count) }
+      }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in forward.cancel() }
+    return stream
   }
 
   /// Cancels a pending item; its dependants that cancel with it are cancelled too.
@@ -258,6 +338,34 @@ public actor Outbox {
     }
   }
 
+  /// Gives every final result of items of `kind` — delivered, or a dead letter — to `handler`, in order, also those
+  /// recorded while no handler was registered (before a relaunch, or while the app was in the background).
+  ///
+  /// ```swift
+  /// await outbox.handleResults(ofKind: "post") { result in
+  ///   guard result.isDelivered, let post = try? result.decode(Post.self) else { return }
+  ///   await store.replaceDraft(result.item.id, with: post)
+  /// }
+  /// ```
+  ///
+  /// A result counts as taken once `handler` returns: one whose handler was cut short by the app's end is given again
+  /// at the next registration, so a handler should be safe to run twice for one item. Register at launch, before
+  /// ``start()``; a new handler for a kind replaces the one before.
+  public func handleResults(ofKind kind: String, _ handler: @escaping @Sendable (OutboxResult) async -> Void) async {
+    resultHandlers[kind] = handler
+    guard let backlog = try? await store.unhandledResults(ofKind: kind) else { return }
+    for id in backlog { await handleResult(of: id, kind: kind) }
+  }
+
+  /// Gives the result of `id` to its kind's handler, once it returns, records that it was taken.
+  private func handleResult(of id: OutboxItem.ID, kind: String) async {
+    guard let handler = resultHandlers[kind], handling.insert(id).inserted else { return }
+    defer { handling.remove(id) }
+    guard let result = try? await store.result(for: id) else { return }
+    await handler(result)
+    try? await store.markHandled(id)
+  }
+
   // MARK: Delivery
 
   private func run(wakes: AsyncStream<Void>) async {
@@ -275,8 +383,12 @@ public actor Outbox {
     defer { watcher.cancel() }
     var wakeIterator = wakes.makeAsyncIterator()
     while !Task.isCancelled {
+      passes += 1
+      let pass = passes
       let nextWake = await sendWhatIsReady()
       await reportCount()
+      // Settled: nothing in flight, and nothing asked to go again at once.
+      if busyLanes.isEmpty, (nextWake ?? .infinity) > 0 { releaseSettleWaiters(settledBy: pass) }
       // Sleep until something changes: an enqueue, an attempt finished, the network, or the next due time.
       let timer: Task<Void, Never>? = nextWake.map { seconds in
         Task { [weak self, clock = configuration.clock] in
@@ -347,11 +459,13 @@ public actor Outbox {
         later(notBefore.timeIntervalSince(now))
         continue
       }
-      if item.nextAttemptAt > now, !forced {
+      // A drain skips a backoff, but never a wait the server asked for.
+      if item.nextAttemptAt > now, !forced || (candidate.heldUntil.map { $0 > now } ?? false) {
         later(item.nextAttemptAt.timeIntervalSince(now))
         continue
       }
       busyLanes.insert(item.lane)
+      inFlight.insert(item.id)
       Task { await self.attempt(item) }
     }
     return earliest
@@ -361,6 +475,7 @@ public actor Outbox {
   private func attempt(_ waiting: OutboxItem) async {
     defer {
       busyLanes.remove(waiting.lane)
+      inFlight.remove(waiting.id)
       wakeUp()
     }
     let item: OutboxItem
@@ -397,8 +512,17 @@ public actor Outbox {
       switch decision {
       case .delivered:
         guard let response else { return }
-        try await store.record(.delivered(response), for: item.id, lane: item.lane, at: now)
+        let failures = try await store.record(.delivered(response), for: item.id, lane: item.lane, at: now)
         emit(.delivered(item.id, status: response.status))
+        await handleResult(of: item.id, kind: item.kind)
+        for failure in failures {
+          emit(.deadLettered(failure.id, failure.error))
+          try? await cancelDependants(
+            of: failure.id, because: "the item \(failure.id) it waits for became a dead letter")
+          if let failed = try? await store.result(for: failure.id) {
+            await handleResult(of: failure.id, kind: failed.item.kind)
+          }
+        }
       case .retry(let reason, let retryAfter):
         guard item.attempts < configuration.maxAttempts else {
           await deadLetter(
@@ -412,7 +536,9 @@ public actor Outbox {
           afterAttempt: item.attempts, base: configuration.baseDelay, maximum: configuration.maxDelay,
           retryAfter: retryAfter, random: configuration.random())
         let until = now.addingTimeInterval(delay)
-        try await store.record(.retry(at: until, reason: reason), for: item.id, lane: item.lane, at: now)
+        let held = retryAfter.map { now.addingTimeInterval($0) }
+        try await store.record(
+          .retry(at: until, heldUntil: held, reason: reason), for: item.id, lane: item.lane, at: now)
         emit(.waiting(item.id, .backoff(until: until)))
       case .pause(let reason):
         try await store.record(.pauseLane(reason: reason), for: item.id, lane: item.lane, at: now)
@@ -434,6 +560,7 @@ public actor Outbox {
         .deadLetter(reason: error.message, response: response), for: item.id, lane: item.lane, at: now)
       emit(.deadLettered(item.id, error))
       try await cancelDependants(of: item.id, because: "the item \(item.id) it waits for became a dead letter")
+      await handleResult(of: item.id, kind: item.kind)
     } catch {}
   }
 

@@ -18,6 +18,9 @@ public struct OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let invalidRequest = Kind(rawValue: "invalidRequest")
     /// The server refused the item for good (a 4xx other than those retried); the answer is kept.
     public static let rejected = Kind(rawValue: "rejected")
+    /// A value the item binds from an earlier item's answer (``OutboxBinding``) is not in that answer; the item is
+    /// never sent with its placeholder in it.
+    public static let bindingFailed = Kind(rawValue: "bindingFailed")
     /// The item reached a limit: its attempts, its age, its deadline, or the bytes the outbox may hold.
     public static let limitReached = Kind(rawValue: "limitReached")
     /// The item waited longer than the server keeps idempotency keys, and the reconcile hook dead-lettered it.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 
@@ -23,6 +24,11 @@ package struct StoredRequest: Sendable, Equatable {
     self.bodyDigest = bodyDigest
     self.idempotencyKey = idempotencyKey
   }
+
+  /// SHA-256 of `body`, base64.
+  package static func digest(of body: Data?) -> String {
+    Data(SHA256.hash(data: body ?? Data())).base64EncodedString()
+  }
 }
 
 /// What an enqueue writes.
@@ -32,6 +38,8 @@ package struct NewItem: Sendable {
   package var kind: String
   package var kindVersion: Int
   package var after: OutboxItem.ID?
+  /// Values taken from the answer of `after`, written into the request when that answer is recorded.
+  package var bindings: [OutboxBinding] = []
   package var constraints: OutboxConstraints
   package var enqueuedAt: Date
 }
@@ -46,7 +54,8 @@ package struct RecordedResponse: Sendable, Equatable {
 /// What became of an attempt, as the store records it.
 package enum AttemptRecord: Sendable {
   case delivered(RecordedResponse)
-  case retry(at: Date, reason: String)
+  /// Sent again at `at`; not before `heldUntil` even when drained, when the server asked for a wait.
+  case retry(at: Date, heldUntil: Date?, reason: String)
   /// The lane pauses; the item stays first in it.
   case pauseLane(reason: String)
   case deadLetter(reason: String, response: RecordedResponse?)
@@ -58,6 +67,8 @@ package struct Candidate: Sendable {
   package var constraints: OutboxConstraints
   /// The state of the item it waits for, if any.
   package var dependency: OutboxItem.State?
+  /// The end of the wait the server asked for (`Retry-After`), which a drain does not skip.
+  package var heldUntil: Date?
 }
 
 /// Where the outbox keeps its items. The delivery logic is written once over it; an item is enqueued once the
@@ -73,8 +84,13 @@ package protocol OutboxStore: Sendable {
   func request(for id: OutboxItem.ID) async throws -> StoredRequest?
   /// Records that the item is being sent (its state and one more attempt), before the request leaves.
   func markSending(_ id: OutboxItem.ID) async throws -> OutboxItem
-  /// Records an attempt's outcome.
-  func record(_ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date) async throws
+  /// Records an attempt's outcome. A delivery writes the values its dependants bind into their requests in the same
+  /// transaction; a dependant whose value the answer does not hold becomes a dead letter, and is returned.
+  @discardableResult
+  func record(
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date
+  ) async throws
+    -> [BindingFailure]
   /// Items, newest last, optionally only in `states`.
   func items(in states: Set<OutboxItem.State>?) async throws -> [OutboxItem]
   /// The number of items pending or sending.
@@ -98,6 +114,18 @@ package protocol OutboxStore: Sendable {
   func restartRetention(_ id: OutboxItem.ID, at date: Date) async throws
   /// Replaces the stored body and headers of a waiting item, with a new key.
   func edit(_ id: OutboxItem.ID, request: StoredRequest, at date: Date) async throws -> Bool
+  /// The item's result, once it was delivered or became a dead letter.
+  func result(for id: OutboxItem.ID) async throws -> OutboxResult?
+  /// Items of `kind` delivered or dead-lettered whose result no handler has taken yet, oldest first.
+  func unhandledResults(ofKind kind: String) async throws -> [OutboxItem.ID]
+  /// Records that a handler took the item's result.
+  func markHandled(_ id: OutboxItem.ID) async throws
+}
+
+/// A dependant whose bound value the answer did not hold: it became a dead letter.
+package struct BindingFailure: Sendable {
+  package var id: OutboxItem.ID
+  package var error: OutboxError
 }
 
 /// A kind of write and the version of its stored form.

@@ -96,6 +96,17 @@ package final class SQLiteOutboxStore: OutboxStore {
           );
           """)
     }
+    migrator.registerMigration("courier-outbox-2") { db in
+      // Values bound from an earlier item's answer; whether a handler took a final result (results recorded before
+      // handlers existed count as taken).
+      try db.execute(
+        sql: """
+          ALTER TABLE courier_outbox_item ADD COLUMN bindings BLOB;
+          ALTER TABLE courier_outbox_item ADD COLUMN result_handled INTEGER NOT NULL DEFAULT 1;
+          ALTER TABLE courier_outbox_item ADD COLUMN held_until REAL;
+          CREATE INDEX courier_outbox_item_unhandled ON courier_outbox_item(kind, id) WHERE result_handled = 0;
+          """)
+    }
     return migrator
   }
 
@@ -111,14 +122,23 @@ package final class SQLiteOutboxStore: OutboxStore {
 
   /// Writes `item` in the caller's transaction.
   static func insert(_ item: NewItem, in db: Database) throws -> OutboxItem.ID {
-    let request = item.request
+    var request = item.request
+    var bindings: Data?
+    if !item.bindings.isEmpty, let after = item.after {
+      // Its dependency may have its answer already: the values are bound now, or the enqueue says why they cannot be.
+      if let answer = try answer(of: after, in: db) {
+        request = try OutboxBinding.apply(item.bindings, from: answer, dependency: after, to: request)
+      } else {
+        bindings = try JSONEncoder().encode(item.bindings)
+      }
+    }
     // Cached statements: a batch compiles each once.
     let insert = try db.cachedStatement(
       sql: """
         INSERT INTO courier_outbox_item (lane, kind, kind_version, method, target, headers, body, body_length,
           body_digest, idempotency_key, after_id, if_dependency_fails, allows_expensive, allows_constrained,
-          not_before, give_up_after, state, enqueued_at, next_attempt_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)
+          not_before, give_up_after, state, enqueued_at, next_attempt_at, updated_at, bindings)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)
         """)
     try insert.execute(
       arguments: [
@@ -128,7 +148,7 @@ package final class SQLiteOutboxStore: OutboxStore {
         item.constraints.allowsExpensiveNetwork, item.constraints.allowsConstrainedNetwork,
         item.constraints.notBefore?.timeIntervalSince1970, item.constraints.giveUpAfter?.timeIntervalSince1970,
         item.enqueuedAt.timeIntervalSince1970, item.enqueuedAt.timeIntervalSince1970,
-        item.enqueuedAt.timeIntervalSince1970,
+        item.enqueuedAt.timeIntervalSince1970, bindings,
       ])
     let id = OutboxItem.ID(rawValue: db.lastInsertedRowID)
     // Every lane has a row, so that finding the lanes' first items is one index lookup per lane.
@@ -149,26 +169,31 @@ package final class SQLiteOutboxStore: OutboxStore {
     }
   }
 
-  package func record(_ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date) async throws {
+  package func record(
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date
+  ) async throws
+    -> [BindingFailure]
+  {
     let now = date.timeIntervalSince1970
-    try await write { db in
+    return try await write { db in
       switch record {
       case .delivered(let response):
         try db.execute(
           sql: """
             UPDATE courier_outbox_item SET state = 'delivered', updated_at = ?, reason = NULL, response_status = ?,
-              response_headers = ?, response_body = ?, body = NULL WHERE id = ?
+              response_headers = ?, response_body = ?, body = NULL, result_handled = 0 WHERE id = ?
             """,
           arguments: [
             now, response.status.code, FieldCoding.encode(response.headerFields), response.body, id.rawValue,
           ])
-      case .retry(let at, let reason):
+        return try Self.bind(dependantsOf: id, to: response, at: now, in: db)
+      case .retry(let at, let heldUntil, let reason):
         try db.execute(
           sql: """
-            UPDATE courier_outbox_item SET state = 'pending', next_attempt_at = ?, updated_at = ?, reason = ?
-            WHERE id = ?
+            UPDATE courier_outbox_item SET state = 'pending', next_attempt_at = ?, held_until = ?, updated_at = ?,
+              reason = ? WHERE id = ?
             """,
-          arguments: [at.timeIntervalSince1970, now, reason, id.rawValue])
+          arguments: [at.timeIntervalSince1970, heldUntil?.timeIntervalSince1970, now, reason, id.rawValue])
       case .pauseLane(let reason):
         try db.execute(
           sql: "UPDATE courier_outbox_item SET state = 'pending', updated_at = ?, reason = ? WHERE id = ?",
@@ -178,14 +203,69 @@ package final class SQLiteOutboxStore: OutboxStore {
         try db.execute(
           sql: """
             UPDATE courier_outbox_item SET state = 'deadLetter', updated_at = ?, reason = ?, response_status = ?,
-              response_headers = ?, response_body = ? WHERE id = ?
+              response_headers = ?, response_body = ?, result_handled = 0 WHERE id = ?
             """,
           arguments: [
             now, reason, response?.status.code, response.map { FieldCoding.encode($0.headerFields) },
             response?.body, id.rawValue,
           ])
       }
+      return []
     }
+  }
+
+  /// The recorded answer of `id`, once it was delivered.
+  private static func answer(of id: OutboxItem.ID, in db: Database) throws -> RecordedResponse? {
+    guard
+      let row = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT response_status, response_headers, response_body FROM courier_outbox_item
+          WHERE id = ? AND state = 'delivered'
+          """, arguments: [id.rawValue]),
+      let status = row["response_status"] as Int?
+    else { return nil }
+    return RecordedResponse(
+      status: HTTPResponse.Status(code: status), headerFields: try FieldCoding.decode(row["response_headers"]),
+      body: row["response_body"] ?? Data())
+  }
+
+  /// Writes the values `response` holds into the waiting dependants of `id` that bind them; a dependant whose value
+  /// is missing becomes a dead letter.
+  private static func bind(
+    dependantsOf id: OutboxItem.ID, to response: RecordedResponse, at now: TimeInterval, in db: Database
+  ) throws -> [BindingFailure] {
+    let rows = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT * FROM courier_outbox_item
+        WHERE after_id = ? AND bindings IS NOT NULL AND state IN ('pending', 'sending')
+        """, arguments: [id.rawValue])
+    var failures: [BindingFailure] = []
+    for row in rows {
+      let dependant = OutboxItem.ID(rawValue: row["id"])
+      let bindings = try JSONDecoder().decode([OutboxBinding].self, from: row["bindings"] as Data)
+      do {
+        let bound = try OutboxBinding.apply(bindings, from: response, dependency: id, to: try storedRequest(row))
+        try db.execute(
+          sql: """
+            UPDATE courier_outbox_item SET target = ?, headers = ?, body = ?, body_length = ?, body_digest = ?,
+              bindings = NULL WHERE id = ?
+            """,
+          arguments: [
+            bound.target, FieldCoding.encode(bound.headerFields), bound.body, bound.body?.count ?? 0,
+            bound.bodyDigest, dependant.rawValue,
+          ])
+      } catch let error as OutboxError {
+        try db.execute(
+          sql: """
+            UPDATE courier_outbox_item SET state = 'deadLetter', updated_at = ?, reason = ?, result_handled = 0
+            WHERE id = ?
+            """, arguments: [now, error.message, dependant.rawValue])
+        failures.append(BindingFailure(id: dependant, error: error))
+      }
+    }
+    return failures
   }
 
   package func transition(
@@ -311,7 +391,10 @@ package final class SQLiteOutboxStore: OutboxStore {
         let item = try Self.item(row)
         guard !busyLanes.contains(item.lane) else { return nil }
         let dependency = (row["dependency_state"] as String?).flatMap(OutboxItem.State.init(rawValue:))
-        return Candidate(item: item, constraints: Self.constraints(row), dependency: dependency)
+        let held: Double? = row["held_until"]
+        return Candidate(
+          item: item, constraints: Self.constraints(row), dependency: dependency,
+          heldUntil: held.map(Date.init(timeIntervalSince1970:)))
       }
     }
   }
@@ -322,11 +405,39 @@ package final class SQLiteOutboxStore: OutboxStore {
         let row = try Row.fetchOne(
           db, sql: "SELECT * FROM courier_outbox_item WHERE id = ?", arguments: [id.rawValue])
       else { return nil }
-      let method: String = row["method"]
-      return StoredRequest(
-        method: HTTPRequest.Method(method) ?? .post, target: row["target"],
-        headerFields: try FieldCoding.decode(row["headers"]), body: row["body"], bodyDigest: row["body_digest"],
-        idempotencyKey: row["idempotency_key"])
+      return try Self.storedRequest(row)
+    }
+  }
+
+  package func result(for id: OutboxItem.ID) async throws -> OutboxResult? {
+    try await read { db in
+      guard
+        let row = try Row.fetchOne(
+          db,
+          sql: "SELECT * FROM courier_outbox_item WHERE id = ? AND state IN ('delivered', 'deadLetter')",
+          arguments: [id.rawValue])
+      else { return nil }
+      let item = try Self.item(row)
+      let response = try item.responseStatus.map { status in
+        HTTPResponse(status: status, headerFields: try FieldCoding.decode(row["response_headers"]))
+      }
+      return OutboxResult(item: item, response: response, body: row["response_body"] ?? Data())
+    }
+  }
+
+  package func unhandledResults(ofKind kind: String) async throws -> [OutboxItem.ID] {
+    try await read { db in
+      try Int64.fetchAll(
+        db, sql: "SELECT id FROM courier_outbox_item WHERE kind = ? AND result_handled = 0 ORDER BY id",
+        arguments: [kind]
+      ).map(OutboxItem.ID.init(rawValue:))
+    }
+  }
+
+  package func markHandled(_ id: OutboxItem.ID) async throws {
+    try await write { db in
+      try db.execute(
+        sql: "UPDATE courier_outbox_item SET result_handled = 1 WHERE id = ?", arguments: [id.rawValue])
     }
   }
 
@@ -386,6 +497,14 @@ package final class SQLiteOutboxStore: OutboxStore {
       enqueuedAt: Date(timeIntervalSince1970: row["enqueued_at"]),
       nextAttemptAt: Date(timeIntervalSince1970: row["next_attempt_at"]),
       responseStatus: status.map { HTTPResponse.Status(code: $0) }, reason: row["reason"])
+  }
+
+  static func storedRequest(_ row: Row) throws -> StoredRequest {
+    let method: String = row["method"]
+    return StoredRequest(
+      method: HTTPRequest.Method(method) ?? .post, target: row["target"],
+      headerFields: try FieldCoding.decode(row["headers"]), body: row["body"], bodyDigest: row["body_digest"],
+      idempotencyKey: row["idempotency_key"])
   }
 
   static func constraints(_ row: Row) -> OutboxConstraints {

@@ -26,20 +26,28 @@ extension TourSteps {
       client: client, path: folder.appendingPathComponent("outbox.sqlite").path, configuration: configuration)
     let before = try await client.value(Endpoint<[OutboxPost]>.get("/posts")).count
 
-    print("  offline (the tour's connectivity switch): three writes in two lanes")
-    try await outbox.enqueue(
+    print("  offline (the tour's connectivity switch): a post, its picture for the id the server will give it,")
+    print("  and a post in another lane")
+    let post = try await outbox.enqueue(
       Endpoint<OutboxPost>.post("/posts", body: OutboxPost(title: "Written in a tunnel", body: "1")), lane: "posts")
-    try await outbox.enqueue(
-      Endpoint<OutboxPost>.post("/posts", body: OutboxPost(title: "Then another", body: "2")), lane: "posts")
+    let picture = Data((0..<2_048).map { UInt8(truncatingIfNeeded: $0) })
+    let upload = try await outbox.enqueue(
+      Endpoint<Data>.put("/posts/{id}/image").body(picture).header(.contentType, "image/png"), lane: "posts",
+      after: post, bindings: [.json("id", at: "/id")])
     try await outbox.enqueue(
       Endpoint<OutboxPost>.post("/posts", body: OutboxPost(title: "From the other lane", body: "3")), lane: "drafts")
-    print("  \(try await outbox.pendingCount()) changes waiting")
+    print(
+      "  \(try await outbox.pendingCount()) changes waiting; the picture's target: "
+        + "\(try await outbox.items().first { $0.id == upload }?.target ?? "?")")
 
     network.set(NetworkPath(isOnline: true))
     try await outbox.waitUntilDrained()
     let delivered = try await outbox.items(in: [.delivered])
     let after = try await client.value(Endpoint<[OutboxPost]>.get("/posts")).count
-    print("  back online: \(delivered.count) delivered, the server has \(after - before) new posts")
+    let target = try await outbox.items().first { $0.id == upload }?.target ?? "?"
+    let stored = try await client.send(Endpoint<Data>.get(target))
+    print("  back online: \(delivered.count) delivered in order, the server has \(after - before) new posts")
+    print("  the picture went to \(target): the server holds \(stored.value.count) bytes there")
 
     // The demo server applies this one, then resets the connection instead of answering: the answer is lost.
     let lost = try await outbox.enqueue(
@@ -52,5 +60,78 @@ extension TourSteps {
     print(
       "  an answer lost after the server applied the post: sent \(item?.attempts ?? 0) times with one key, "
         + "\(item?.responseStatus?.code ?? 0) the second time (the stored answer), applied \(copies) time(s)")
+    try await runOutboxCrashRun()
+  }
+
+  /// A child process enqueuing and draining is killed with SIGKILL at random moments and started again.
+  func runOutboxCrashRun() async throws {
+    guard let executable = Bundle.main.executableURL else { return }
+    step("The outbox after crashes: a child process draining it is killed with SIGKILL at random moments")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tour-crash-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let database = folder.appendingPathComponent("outbox.sqlite").path
+    let kills = 25
+    let perRun = 4
+    var acknowledged = Set<Int>()
+    for run in 0...kills {
+      let killAfter = run < kills ? Double.random(in: 0.01...0.2) : nil
+      let output = try await OutboxChild.run(
+        executable, ["outbox-worker", database, baseURL.absoluteString, "\(run * perRun)", "\(perRun)"],
+        killAfter: killAfter)
+      for line in output.split(separator: "\n") where line.hasPrefix("enqueued ") {
+        if let index = Int(line.dropFirst("enqueued ".count)) { acknowledged.insert(index) }
+      }
+    }
+    var applied: [Int: Int] = [:]
+    for post in try await client.value(Endpoint<[OutboxPost]>.get("/posts")) where post.title.hasPrefix("crash-") {
+      if let index = Int(post.title.dropFirst("crash-".count)) { applied[index, default: 0] += 1 }
+    }
+    let lost = acknowledged.filter { applied[$0] == nil }.count
+    let twice = applied.values.filter { $0 > 1 }.count
+    print(
+      "  \(kills) kills: \(acknowledged.count) enqueues acknowledged, \(applied.count) applied by the server, "
+        + "\(twice) applied twice, \(lost) lost")
+    guard twice == 0, lost == 0 else { throw OutboxCrashRunFailed(twice: twice, lost: lost) }
+  }
+}
+
+/// The crash run found a write applied twice or lost.
+struct OutboxCrashRunFailed: Error, CustomStringConvertible {
+  var twice: Int
+  var lost: Int
+  var description: String { "the outbox crash run applied \(twice) writes twice and lost \(lost)" }
+}
+
+/// A child process of the tour: started, read, and killed with SIGKILL or waited for.
+enum OutboxChild {
+  /// Runs `executable` with `arguments`, kills it after `killAfter` seconds (or waits at most 60 s), and returns what
+  /// it printed.
+  static func run(_ executable: URL, _ arguments: [String], killAfter: Double?) async throws -> String {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Read on a thread of its own until the pipe closes, so no thread of Swift's shared pool blocks on it.
+    let reader = pipe.fileHandleForReading
+    let output = Task {
+      await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+        Thread.detachNewThread {
+          continuation.resume(returning: String(decoding: reader.readDataToEndOfFile(), as: UTF8.self))
+        }
+      }
+    }
+    let child = process.processIdentifier
+    let killer = Task {
+      try await Task.sleep(for: .seconds(killAfter ?? 60))
+      kill(child, SIGKILL)
+    }
+    // The pipe closes when the child ends: killed, or done.
+    let printed = await output.value
+    killer.cancel()
+    return printed
   }
 }

@@ -127,3 +127,68 @@ struct DemoPost: Codable, Equatable, Sendable {
     }
   }
 }
+
+/// The outbox through a link that keeps going down, over every transport.
+@Suite(.timeLimit(.minutes(2))) struct OutboxFlappingNetworkTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test(arguments: TransportKind.allCases)
+  func throughAFlappingLinkNothingIsLostNothingAppliedTwiceAndEachLaneKeepsItsOrder(
+    _ kind: TransportKind
+  )
+    async throws
+  {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withDemoServer(kind) { direct, fixture in
+      let proxy = try FlappingProxy(to: fixture.baseURL.port ?? 0)
+      defer { proxy.stop() }
+      var clientConfiguration = APIClient.Configuration(baseURL: proxy.baseURL, transport: fixture.transport)
+      clientConfiguration.timeout = 5
+      let client = APIClient(configuration: clientConfiguration)
+      var configuration = Outbox.Configuration()
+      configuration.monitor = .constant(NetworkPath(isOnline: true))
+      configuration.baseDelay = 0.02
+      configuration.maxDelay = 0.2
+      configuration.maxAttempts = 10_000
+      configuration.observesAppLifecycle = false
+      let outbox = try Outbox(client: client, path: path, configuration: configuration)
+      let before = Set(try await direct.value(Endpoint<[DemoPost]>.get("/posts")).compactMap(\.id))
+
+      proxy.startFlapping(up: 0.02...0.12, down: 0.01...0.06)
+      let lanes = ["a", "b", "c"]
+      let perLane = 12
+      for index in 0..<perLane {
+        for lane in lanes {
+          try await outbox.enqueue(
+            Endpoint<DemoPost>.post("/posts", body: DemoPost(title: "flap \(lane) \(index)", body: "b")), lane: lane)
+        }
+      }
+      // A poison item: the server refuses an empty title for good; its lane goes on after it.
+      let poison = try await outbox.enqueue(
+        Endpoint<DemoPost>.post("/posts", body: DemoPost(title: "", body: "b")), lane: "poison")
+      try await outbox.enqueue(
+        Endpoint<DemoPost>.post("/posts", body: DemoPost(title: "flap poison 0", body: "b")), lane: "poison")
+      try await outbox.waitUntilDrained()
+      proxy.stopFlapping()
+
+      let items = try await outbox.items()
+      #expect(items.filter { $0.state == .delivered }.count == lanes.count * perLane + 1)
+      #expect(items.first { $0.id == poison }?.state == .deadLetter)
+      #expect(items.first { $0.id == poison }?.responseStatus == .unprocessableContent)
+      let attempts = items.map(\.attempts).reduce(0, +)
+      #expect(proxy.cuts > 0 && attempts > items.count, "the link went down \(proxy.cuts) times; \(attempts) attempts")
+
+      let created = try await direct.value(Endpoint<[DemoPost]>.get("/posts"))
+        .filter { !before.contains($0.id ?? 0) }.sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+      var copies: [String: Int] = [:]
+      for post in created { copies[post.title, default: 0] += 1 }
+      #expect(copies.filter { $0.value > 1 }.isEmpty, "applied twice: \(copies.filter { $0.value > 1 })")
+      #expect(copies.count == lanes.count * perLane + 1, "every write applied")
+      for lane in lanes {
+        let order = created.map(\.title).filter { $0.hasPrefix("flap \(lane) ") }
+        #expect(order == (0..<perLane).map { "flap \(lane) \($0)" }, "lane \(lane) in order")
+      }
+      print("flapping link over \(kind): \(proxy.cuts) cuts, \(proxy.accepted) connections, \(attempts) attempts")
+    }
+  }
+}

@@ -43,4 +43,10 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
   public let seconds: TimeInterval
   /// `what` and how long.
   public var description: String { "waited \(seconds) s for \(what)" }
+
+  /// A wait of `seconds` for `what` that ended without it.
+  public init(what: String, seconds: TimeInterval) {
+    self.what = what
+    self.seconds = seconds
+  }
 }

@@ -80,6 +80,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /posts/{id}`.
     /// - Remark: Generated from `#/paths//posts/{id}/delete(deletePost)`.
     func deletePost(_ input: Operations.DeletePost.Input) async throws -> Operations.DeletePost.Output
+    /// A post's picture, with the content type it was stored with.
+    ///
+    /// - Remark: HTTP `GET /posts/{id}/image`.
+    /// - Remark: Generated from `#/paths//posts/{id}/image/get(getPostImage)`.
+    func getPostImage(_ input: Operations.GetPostImage.Input) async throws -> Operations.GetPostImage.Output
+    /// Stores a post's picture (at most 4 MiB), keeping its content type.
+    ///
+    /// - Remark: HTTP `PUT /posts/{id}/image`.
+    /// - Remark: Generated from `#/paths//posts/{id}/image/put(putPostImage)`.
+    func putPostImage(_ input: Operations.PutPostImage.Input) async throws -> Operations.PutPostImage.Output
     /// Expires every access token issued so far.
     ///
     /// - Remark: HTTP `POST /admin/expire-tokens`.
@@ -548,6 +558,34 @@ extension APIProtocol {
         try await deletePost(Operations.DeletePost.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// A post's picture, with the content type it was stored with.
+    ///
+    /// - Remark: HTTP `GET /posts/{id}/image`.
+    /// - Remark: Generated from `#/paths//posts/{id}/image/get(getPostImage)`.
+    public func getPostImage(
+        path: Operations.GetPostImage.Input.Path,
+        headers: Operations.GetPostImage.Input.Headers = .init()
+    ) async throws -> Operations.GetPostImage.Output {
+        try await getPostImage(Operations.GetPostImage.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Stores a post's picture (at most 4 MiB), keeping its content type.
+    ///
+    /// - Remark: HTTP `PUT /posts/{id}/image`.
+    /// - Remark: Generated from `#/paths//posts/{id}/image/put(putPostImage)`.
+    public func putPostImage(
+        path: Operations.PutPostImage.Input.Path,
+        headers: Operations.PutPostImage.Input.Headers = .init(),
+        body: Operations.PutPostImage.Input.Body
+    ) async throws -> Operations.PutPostImage.Output {
+        try await putPostImage(Operations.PutPostImage.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Expires every access token issued so far.

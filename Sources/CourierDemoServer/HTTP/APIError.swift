@@ -51,6 +51,11 @@ struct APIError: Error, Sendable {
     APIError(status: .notFound, code: "not_found", message: message)
   }
 
+  /// 413 for a body past a route's limit.
+  static func payloadTooLarge(_ message: String) -> APIError {
+    APIError(status: .contentTooLarge, code: "payload_too_large", message: message)
+  }
+
   /// 401 for bearer-protected routes, with `WWW-Authenticate: Bearer`.
   static func unauthorized(code: String, _ message: String) -> APIError {
     APIError(status: .unauthorized, code: code, message: message, headers: [.wwwAuthenticate: "Bearer"])

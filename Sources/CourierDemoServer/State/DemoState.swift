@@ -14,6 +14,7 @@ actor DemoState {
 
   private var accounts: [UserAccount] = SeedData.accounts
   private var posts: [Int: Post] = SeedData.postsByID
+  private var images: [Int: (bytes: Data, type: String)] = [:]
   private var nextPostID = SeedData.postCount + 1
   private var tokens = TokenStore()
   private var refreshFailureEnabled = false
@@ -126,7 +127,20 @@ actor DemoState {
 
   /// Deletes post `id`; returns whether it existed.
   func deletePost(id: Int) -> Bool {
-    posts.removeValue(forKey: id) != nil
+    images[id] = nil
+    return posts.removeValue(forKey: id) != nil
+  }
+
+  /// Stores post `id`'s picture; false when there is no such post.
+  func setImage(_ bytes: Data, type: String, ofPost id: Int) -> Bool {
+    guard posts[id] != nil else { return false }
+    images[id] = (bytes, type)
+    return true
+  }
+
+  /// Post `id`'s picture and its content type.
+  func image(ofPost id: Int) -> (bytes: Data, type: String)? {
+    images[id]
   }
 
   // MARK: Retry, de-duplication and concurrency probes
@@ -249,6 +263,7 @@ actor DemoState {
   func reset() {
     accounts = SeedData.accounts
     posts = SeedData.postsByID
+    images = [:]
     nextPostID = SeedData.postCount + 1
     tokens = TokenStore()
     refreshFailureEnabled = false

@@ -1,0 +1,61 @@
+import Foundation
+
+// Where an app keeps its outbox, and what it does as the app comes and goes: platform-neutral logic, called by the
+// thin Apple glue of Outbox+Apple.swift.
+extension Outbox {
+  /// The path of an outbox database of its own in the app's Application Support folder (the XDG data folder on
+  /// Linux): `<Application Support>/<folder>/outbox.sqlite`, the folder made if missing. The folder is, by default,
+  /// `<bundle identifier>/CourierOutbox` — apps outside a sandbox share Application Support — or `CourierOutbox`
+  /// without one.
+  ///
+  /// On iOS, tvOS, watchOS and visionOS the folder and the database's files are protected
+  /// `completeUntilFirstUserAuthentication` — a locked phone can still send in the background, which `complete` would
+  /// prevent — and on Apple platforms the folder is excluded from backups: pending writes belong to this device's
+  /// session, not to a restore on another. Both are best effort: a file system without them leaves the outbox working.
+  public static func defaultPath(folder: String? = nil) throws -> String {
+    let support = try FileManager.default.url(
+      for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
+    let name = folder ?? Bundle.main.bundleIdentifier.map { "\($0)/CourierOutbox" } ?? "CourierOutbox"
+    let directory = support.appendingPathComponent(name, isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    AppStorage.protect(directory)
+    return directory.appendingPathComponent("outbox.sqlite").path
+  }
+
+  /// Sends everything that can go now — items waiting out a backoff after a failed attempt too, though never before a
+  /// server's `Retry-After` — and returns once nothing more can go: what an app's background processing task runs (on
+  /// iOS, tvOS and visionOS `drain(in:)` runs it for a `BGTask`). An attempt that fails meanwhile waits out its new
+  /// backoff.
+  ///
+  /// Returns `true` when nothing waits any more; `false` when items remain that cannot go now (offline, a paused
+  /// lane, a constraint, a server's `Retry-After`), or when the calling task was cancelled first. The items stay, to
+  /// be sent next time.
+  public func drainUntilDone() async -> Bool {
+    let asked = passes
+    drain()
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        settleWaiters.append((after: asked, continuation: continuation))
+      }
+    } onCancel: {
+      Task { await self.releaseSettleWaiters(all: true) }
+    }
+    guard !Task.isCancelled else { return false }
+    return (try? await store.waitingCount()) == 0
+  }
+
+  /// Returns once the attempts in flight now have finished: what the app waits for, in the time the system gives it,
+  /// when it leaves the foreground.
+  package func finishAttemptsInFlight() async {
+    let flying = inFlight
+    guard !flying.isEmpty else { return }
+    await withCheckedContinuation { continuation in flightWaiters.append((flying, continuation)) }
+  }
+
+  /// The app came to the foreground: send what waits now, backoffs included (never before a server's
+  /// `Retry-After`). An outbox the app stopped stays stopped.
+  package func appBecameActive() {
+    guard isRunning else { return }
+    drain()
+  }
+}

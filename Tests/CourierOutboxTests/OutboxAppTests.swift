@@ -1,0 +1,175 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import CourierOutbox
+
+/// What the outbox does as an app comes and goes: the logic under the Apple glue, driven by the same notifications.
+@Suite(.timeLimit(.minutes(1))) struct OutboxAppTests {
+  let base = URL(string: "https://api.example.test/v1")!
+
+  func outbox(
+    _ transport: StubTransport, network: SwitchedNetwork = SwitchedNetwork(online: true), path: String,
+    center: NotificationCenter = NotificationCenter(), clock: TestDelayClock = TestDelayClock(),
+    _ configure: (inout Outbox.Configuration) -> Void = { _ in }
+  ) throws -> Outbox {
+    let client = APIClient.testing(baseURL: base, transport: transport)
+    var configuration = Outbox.Configuration()
+    configuration.monitor = network.monitor
+    configuration.clock = clock
+    configuration.random = { 0.5 }
+    configuration.notificationCenter = center
+    configure(&configuration)
+    return try Outbox(client: client, path: path, configuration: configuration)
+  }
+
+  @Test func comingBackToTheForegroundSendsWhatWaitsOutABackoffButNotWhatTheServerHeldBack() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(
+      .post("/v1/posts").reply(.noConnection, .status(.created)),
+      .post("/v1/later").reply(.status(.serviceUnavailable, headerFields: [.retryAfter: "3600"]), .status(.created)))
+    let center = NotificationCenter()
+    // Time stands still, and the backoff is an hour: nothing is sent again by itself.
+    let clock = TestDelayClock(advancesOnSleep: false)
+    let outbox = try outbox(transport, path: path, center: center, clock: clock) { $0.baseDelay = 7200 }
+    let post = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")), lane: "a")
+    let later = try await outbox.enqueue(Endpoint<Data>.post("/later", body: Post(title: "b")), lane: "b")
+    // Both first attempts failed and their backoffs are recorded.
+    let stopwatch = Stopwatch()
+    while try await outbox.items().contains(where: { $0.state != .pending || $0.attempts != 1 }) {
+      guard stopwatch.elapsed < 20 else { throw WaitTimedOut(what: "the first attempts to fail", seconds: 20) }
+      try await pause(milliseconds: 5)
+    }
+    try await pause(milliseconds: 100)
+    #expect(transport.requests.count == 2, "the items wait out their backoff")
+    center.post(name: Notification.Name("UIApplicationWillEnterForegroundNotification"), object: nil)
+    try await waitUntil("the backoff is skipped") { transport.requests.count == 3 }
+    try await pause(milliseconds: 100)
+    let items = try await outbox.items()
+    #expect(items.first { $0.id == post }?.state == .delivered)
+    #expect(items.first { $0.id == later }?.state == .pending, "the server's Retry-After is kept")
+    #expect(transport.requests.count == 3)
+    // On macOS the app becoming active does the same.
+    center.post(name: Notification.Name("NSApplicationDidBecomeActiveNotification"), object: nil)
+    try await pause(milliseconds: 100)
+    #expect(transport.requests.count == 3)
+    clock.advance(by: 3600)
+    try await outbox.waitUntilDrained()
+    #expect(transport.requests.count == 4)
+    // An outbox the app stopped stays stopped when the app comes back.
+    await outbox.stop()
+    center.post(name: Notification.Name("UIApplicationWillEnterForegroundNotification"), object: nil)
+    try await pause(milliseconds: 50)
+    #expect(await outbox.isRunning == false)
+  }
+
+  @Test func leavingTheForegroundWaitsForTheAttemptsInFlight() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let gate = AsyncGate()
+    let transport = StubTransport(
+      .post("/v1/posts").reply { _ in
+        await gate.wait()
+        return .status(.created)
+      })
+    let outbox = try outbox(transport, path: path)
+    try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")))
+    try await waitUntil("the attempt is in flight") { transport.requests.count == 1 }
+    let finished = Locked(false)
+    let waiting = Task {
+      await outbox.finishAttemptsInFlight()
+      finished.withLock { $0 = true }
+    }
+    try await pause(milliseconds: 100)
+    #expect(!finished.withLock { $0 }, "the attempt is still in flight")
+    await gate.open()
+    await waiting.value
+    #expect(try await outbox.items().map(\.state) == [.delivered])
+  }
+
+  @Test func drainingForABackgroundTaskReturnsOnceNothingMoreCanGoAndSaysWhetherEverythingWent() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let network = SwitchedNetwork(online: false)
+    let gate = AsyncGate()
+    let transport = StubTransport(
+      .post("/v1/posts").reply(.status(.created)),
+      .post("/v1/slow").reply { _ in
+        await gate.wait()
+        return .status(.created)
+      })
+    let outbox = try outbox(transport, network: network, path: path)
+    try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")), lane: "a")
+    // Offline nothing can go: the drain says so at once, and the item stays.
+    #expect(await outbox.drainUntilDone() == false)
+    #expect(try await outbox.pendingCount() == 1)
+    // A paused lane cannot go either; the rest goes.
+    try await outbox.pause(lane: "b")
+    try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "b")), lane: "b")
+    network.set(online: true)
+    #expect(await outbox.drainUntilDone() == false)
+    #expect(try await outbox.items().map(\.state) == [.delivered, .pending])
+    try await outbox.resume(lane: "b")
+    #expect(await outbox.drainUntilDone() == true)
+    #expect(try await outbox.pendingCount() == 0)
+    // The task's time runs out while an attempt is in flight: the drain ends, saying so.
+    try await outbox.enqueue(Endpoint<Data>.post("/slow", body: Post(title: "c")), lane: "c")
+    let expiring = Task { await outbox.drainUntilDone() }
+    try await waitUntil("the attempt is in flight") { transport.requests.count == 3 }
+    expiring.cancel()
+    #expect(await expiring.value == false)
+    await gate.open()
+    try await outbox.waitUntilDrained()
+  }
+
+  @Test func thePendingCountStartsWithTheCountNowAndFollowsIt() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let network = SwitchedNetwork(online: false)
+    let outbox = try outbox(StubTransport(.post("/v1/posts").reply(.status(.created))), network: network, path: path)
+    for title in ["a", "b"] { try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: title))) }
+    var counts = await outbox.pendingCounts().makeAsyncIterator()
+    #expect(await counts.next() == 2)
+    try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "c")))
+    var latest = 2
+    while latest != 3, let count = await counts.next() { latest = count }
+    #expect(latest == 3)
+    network.set(online: true)
+    while let count = await counts.next(), count > 0 {}
+    #expect(try await outbox.pendingCount() == 0)
+  }
+
+  @Test func theDefaultPathIsInTheApplicationSupportFolderWhichItMakes() throws {
+    let name = "CourierOutboxTests-\(UUID().uuidString)"
+    let path = try Outbox.defaultPath(folder: name)
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let support = try FileManager.default.url(
+      for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: false)
+    #expect(folder.standardizedFileURL.path == support.appendingPathComponent(name).standardizedFileURL.path)
+    #expect(path.hasSuffix("/\(name)/outbox.sqlite"))
+    var isFolder: ObjCBool = false
+    #expect(FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) && isFolder.boolValue)
+  }
+}
+
+/// A gate a stub waits at until the test opens it.
+actor AsyncGate {
+  private var isOpen = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  func wait() async {
+    guard !isOpen else { return }
+    await withCheckedContinuation { waiters.append($0) }
+  }
+
+  func open() {
+    isOpen = true
+    for waiter in waiters { waiter.resume() }
+    waiters = []
+  }
+}
