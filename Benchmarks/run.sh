@@ -147,6 +147,11 @@ http {
       sub_filter_once on;
       sub_filter "courier-never-present" "";
     }
+    # Writes the outbox delivers: answered 201 at once, the body read and discarded.
+    location /outbox/ {
+      default_type application/json;
+      return 201 '{"id":1}';
+    }
     location /upload/ {
       root $WORK/dav;
       dav_methods PUT;

@@ -111,8 +111,7 @@ public actor Outbox {
       request: request, lane: lane, kind: kind.name, kindVersion: kind.version, after: after, bindings: bindings,
       constraints: constraints, enqueuedAt: configuration.clock.now)
     let id = try await store.insert(item)
-    waiting?.count += 1
-    waiting?.bytes += request.body?.count ?? 0
+    adjustWaiting(count: 1, bytes: request.body?.count ?? 0)
     emit(.enqueued(id))
     if !configuration.monitor.currentPath.isOnline { emit(.waiting(id, .offline)) }
     await reportCount()
@@ -141,8 +140,7 @@ public actor Outbox {
     }
     try await checkRoom(for: bytes)
     let ids = try await store.insert(items)
-    waiting?.count += ids.count
-    waiting?.bytes += bytes
+    adjustWaiting(count: ids.count, bytes: bytes)
     let offline = !configuration.monitor.currentPath.isOnline
     for id in ids {
       emit(.enqueued(id))
@@ -402,7 +400,7 @@ public actor Outbox {
     }
   }
 
-  /// Starts an attempt for every lane head that may go now; returns in how many seconds the earliest waiting one
+  /// Starts a lane runner for every lane head that may go now; returns in how many seconds the earliest waiting one
   /// may go, if any.
   private func sendWhatIsReady() async -> TimeInterval? {
     // Offline, nothing can go: the network coming back wakes the outbox (enqueues said they wait for it).
@@ -413,80 +411,146 @@ public actor Outbox {
     } catch {
       return 1
     }
-    let now = configuration.clock.now
-    let path = configuration.monitor.currentPath
     let forced = ignoreBackoffOnce
     ignoreBackoffOnce = false
     var earliest: TimeInterval?
-    func later(_ seconds: TimeInterval) { earliest = min(earliest ?? seconds, seconds) }
     for candidate in candidates where busyLanes.count < configuration.maxConcurrentLanes {
-      let item = candidate.item
-      if let giveUp = candidate.constraints.giveUpAfter, now > giveUp {
-        await deadLetter(
-          item, OutboxError(.limitReached, "The item's deadline \(giveUp) passed before it was delivered"))
-        later(0)
-        continue
+      // A runner may have taken the lane while this pass was suspended.
+      guard !busyLanes.contains(candidate.item.lane) else { continue }
+      switch await consider(candidate, forced: forced) {
+      case .go:
+        let item = candidate.item
+        busyLanes.insert(item.lane)
+        inFlight.insert(item.id)
+        Task { await self.runLane(from: item) }
+      case .later(let seconds):
+        earliest = min(earliest ?? seconds, seconds)
+      case .waits:
+        break
       }
-      if now.timeIntervalSince(item.enqueuedAt) > configuration.keyRetention {
-        await reconcile(item)
-        later(0)
-        continue
-      }
-      switch candidate.dependency {
-      case .delivered?, nil: break
-      case .deadLetter?, .cancelled?, .quarantined?:
-        if candidate.constraints.ifDependencyFails == .cancel {
-          // Its dependency failed after it was enqueued; cancel it as the failure would have.
-          try? await cancelDependants(of: item.after!, because: "the item \(item.after!) it waits for failed")
-          later(0)
-          continue
-        }
-      case .pending?, .sending?:
-        continue
-      }
-      guard path.isOnline else {
-        emit(.waiting(item.id, .offline))
-        continue
-      }
-      if (path.isExpensive && !candidate.constraints.allowsExpensiveNetwork)
-        || (path.isConstrained && !candidate.constraints.allowsConstrainedNetwork)
-      {
-        emit(.waiting(item.id, .constraint))
-        continue
-      }
-      if let notBefore = candidate.constraints.notBefore, notBefore > now {
-        emit(.waiting(item.id, .constraint))
-        later(notBefore.timeIntervalSince(now))
-        continue
-      }
-      // A drain skips a backoff, but never a wait the server asked for.
-      if item.nextAttemptAt > now, !forced || (candidate.heldUntil.map { $0 > now } ?? false) {
-        later(item.nextAttemptAt.timeIntervalSince(now))
-        continue
-      }
-      busyLanes.insert(item.lane)
-      inFlight.insert(item.id)
-      Task { await self.attempt(item) }
     }
     return earliest
   }
 
-  /// Sends `item` once and records what came of it.
-  private func attempt(_ waiting: OutboxItem) async {
-    defer {
-      busyLanes.remove(waiting.lane)
-      inFlight.remove(waiting.id)
-      wakeUp()
+  /// What to do with a lane's first item now.
+  private enum Verdict {
+    /// Send it.
+    case go
+    /// Look again in so many seconds (0: at once, something changed).
+    case later(TimeInterval)
+    /// It waits for something that wakes the outbox (the network, an earlier item, the app).
+    case waits
+  }
+
+  /// Decides whether `candidate` may be sent now; an item past its deadline or its key's retention is dealt with here.
+  private func consider(_ candidate: Candidate, forced: Bool) async -> Verdict {
+    let item = candidate.item
+    let now = configuration.clock.now
+    let path = configuration.monitor.currentPath
+    if let giveUp = candidate.constraints.giveUpAfter, now > giveUp {
+      await deadLetter(item, OutboxError(.limitReached, "The item's deadline \(giveUp) passed before it was delivered"))
+      return .later(0)
     }
-    let item: OutboxItem
-    let request: StoredRequest
-    do {
-      item = try await store.markSending(waiting.id)
-      guard let stored = try await store.request(for: item.id) else { return }
-      request = stored
-    } catch {
-      return
+    if now.timeIntervalSince(item.enqueuedAt) > configuration.keyRetention {
+      await reconcile(item)
+      return .later(0)
     }
+    switch candidate.dependency {
+    case .delivered?, nil: break
+    case .deadLetter?, .cancelled?, .quarantined?:
+      if candidate.constraints.ifDependencyFails == .cancel {
+        // Its dependency failed after it was enqueued; cancel it as the failure would have.
+        try? await cancelDependants(of: item.after!, because: "the item \(item.after!) it waits for failed")
+        return .later(0)
+      }
+    case .pending?, .sending?:
+      return .waits
+    }
+    guard path.isOnline else {
+      emit(.waiting(item.id, .offline))
+      return .waits
+    }
+    if (path.isExpensive && !candidate.constraints.allowsExpensiveNetwork)
+      || (path.isConstrained && !candidate.constraints.allowsConstrainedNetwork)
+    {
+      emit(.waiting(item.id, .constraint))
+      return .waits
+    }
+    if let notBefore = candidate.constraints.notBefore, notBefore > now {
+      emit(.waiting(item.id, .constraint))
+      return .later(notBefore.timeIntervalSince(now))
+    }
+    // A drain skips a backoff, but never a wait the server asked for.
+    if item.nextAttemptAt > now, !forced || (candidate.heldUntil.map { $0 > now } ?? false) {
+      return .later(item.nextAttemptAt.timeIntervalSince(now))
+    }
+    return .go
+  }
+
+  /// Items a lane runner sends in a row before it gives its place back, so that lanes beyond
+  /// ``Configuration/maxConcurrentLanes`` get their turn.
+  private static let itemsPerTurn = 32
+
+  /// Whether `candidate` may be sent at once with nothing to do first: the last step of ``consider(_:forced:)``'s
+  /// checks, none of which it needs here — what it cannot decide alone goes back to the delivery loop.
+  static func mayGoAtOnce(_ candidate: Candidate, now: Date, path: NetworkPath, keyRetention: TimeInterval) -> Bool {
+    let item = candidate.item
+    let constraints = candidate.constraints
+    return (candidate.dependency == nil || candidate.dependency == .delivered)
+      && constraints.giveUpAfter.map { now <= $0 } ?? true
+      && now.timeIntervalSince(item.enqueuedAt) <= keyRetention
+      && path.isOnline
+      && (!path.isExpensive || constraints.allowsExpensiveNetwork)
+      && (!path.isConstrained || constraints.allowsConstrainedNetwork)
+      && constraints.notBefore.map { $0 <= now } ?? true
+      && item.nextAttemptAt <= now
+  }
+
+  /// What an attempt left for its lane.
+  private enum AttemptOutcome {
+    /// The lane's next item, already marked sending with the delivery's record.
+    case claimed(Claim)
+    /// The lane may go on: look at its next item.
+    case goOn
+    /// The lane waits (a backoff, a pause, a failure to record).
+    case stop
+  }
+
+  /// Sends `first`, then the lane's next items while each may go at once; gives the lane back when one may not (the
+  /// delivery loop takes it from there), after a turn, or when the outbox stops.
+  private func runLane(from first: OutboxItem) async {
+    let lane = first.lane
+    var claimed = try? await store.markSending(first.id)
+    if claimed == nil { inFlight.remove(first.id) }
+    var sent = 0
+    while let claim = claimed {
+      sent += 1
+      let mayContinue = isRunning && sent < Self.itemsPerTurn
+      let outcome = await attempt(claim, claimingNext: mayContinue)
+      inFlight.remove(claim.item.id)
+      claimed = nil
+      switch outcome {
+      case .claimed(let next):
+        inFlight.insert(next.item.id)
+        claimed = next
+      case .goOn where mayContinue:
+        guard let candidate = try? await store.laneHead(lane), case .go = await consider(candidate, forced: false)
+        else { break }
+        inFlight.insert(candidate.item.id)
+        claimed = try? await store.markSending(candidate.item.id)
+        if claimed == nil { inFlight.remove(candidate.item.id) }
+      case .goOn, .stop:
+        break
+      }
+    }
+    busyLanes.remove(lane)
+    wakeUp()
+  }
+
+  /// Sends the claimed item once and records what came of it; with `claimingNext`, a delivery's record also claims the
+  /// lane's next item when it may go at once.
+  private func attempt(_ claim: Claim, claimingNext: Bool) async -> AttemptOutcome {
+    let (item, request) = claim
     emit(.sending(item.id, attempt: item.attempts))
     let decision: DeliveryDecision
     var response: RecordedResponse?
@@ -502,27 +566,63 @@ public actor Outbox {
         response = RecordedResponse(status: head.status, headerFields: head.headerFields, body: failure.body ?? Data())
       }
     }
+    if case .delivered = decision, let response {
+      return await settleDelivery(item, response: response, claimingNext: claimingNext)
+    }
     await settle(item, decision: decision, response: response)
+    switch decision {
+    case .delivered, .deadLetter: return .goOn
+    case .retry, .pause: return .stop
+    }
+  }
+
+  /// Records a delivery — and, in the same transaction, claims the lane's next item when it may go at once.
+  private func settleDelivery(
+    _ item: OutboxItem, response: RecordedResponse, claimingNext: Bool
+  ) async
+    -> AttemptOutcome
+  {
+    let now = configuration.clock.now
+    let path = configuration.monitor.currentPath
+    let retention = configuration.keyRetention
+    let recorded: RecordResult
+    let next: Claim?
+    do {
+      if claimingNext {
+        (recorded, next) = try await store.recordDelivery(
+          response, for: item.id, lane: item.lane, at: now,
+          claimingNextIf: { Self.mayGoAtOnce($0, now: now, path: path, keyRetention: retention) })
+      } else {
+        (recorded, next) = (try await store.record(.delivered(response), for: item.id, lane: item.lane, at: now), nil)
+      }
+    } catch {
+      // The answer could not be recorded: the item stays "sending" and is sent again, with its key, next time.
+      await reportCount()
+      return .stop
+    }
+    // One item fewer waits; dependants whose values were bound changed their bytes, and failed ones stopped waiting:
+    // those are read again.
+    if recorded.changedDependants { waiting = nil } else { adjustWaiting(count: -1, bytes: -item.bodyLength) }
+    emit(.delivered(item.id, status: response.status))
+    await handleResult(of: item.id, kind: item.kind)
+    for failure in recorded.failures {
+      emit(.deadLettered(failure.id, failure.error))
+      try? await cancelDependants(of: failure.id, because: "the item \(failure.id) it waits for became a dead letter")
+      if let failed = try? await store.result(for: failure.id) {
+        await handleResult(of: failure.id, kind: failed.item.kind)
+      }
+    }
+    await reportCount()
+    return next.map(AttemptOutcome.claimed) ?? .goOn
   }
 
   private func settle(_ item: OutboxItem, decision: DeliveryDecision, response: RecordedResponse?) async {
-    waiting = nil
     let now = configuration.clock.now
     do {
       switch decision {
       case .delivered:
-        guard let response else { return }
-        let failures = try await store.record(.delivered(response), for: item.id, lane: item.lane, at: now)
-        emit(.delivered(item.id, status: response.status))
-        await handleResult(of: item.id, kind: item.kind)
-        for failure in failures {
-          emit(.deadLettered(failure.id, failure.error))
-          try? await cancelDependants(
-            of: failure.id, because: "the item \(failure.id) it waits for became a dead letter")
-          if let failed = try? await store.result(for: failure.id) {
-            await handleResult(of: failure.id, kind: failed.item.kind)
-          }
-        }
+        // A success without an answer to record cannot happen; settleDelivery records those that have one.
+        break
       case .retry(let reason, let retryAfter):
         guard item.attempts < configuration.maxAttempts else {
           await deadLetter(
@@ -597,6 +697,17 @@ public actor Outbox {
     }
   }
 
+  /// Adds to the known totals of what waits; when they are not known, makes sure a read of them that is under way
+  /// is not kept.
+  private func adjustWaiting(count: Int, bytes: Int) {
+    if waiting != nil {
+      waiting!.count += count
+      waiting!.bytes += bytes
+    } else {
+      waitingGeneration &+= 1
+    }
+  }
+
   /// The items and body bytes waiting, read from the store when not known.
   private func waitingTotals() async throws -> (count: Int, bytes: Int) {
     if let waiting { return waiting }
@@ -632,9 +743,15 @@ public actor Outbox {
 
   /// Reports a change of the waiting count, and releases the callers of ``waitUntilDrained()`` once nothing waits.
   private func reportCount() async {
-    // Callers of waitUntilDrained() are released on the store's own count, never on a remembered one.
+    // Callers of waitUntilDrained() are released on the store's own count, never on a remembered one; it is read once
+    // nothing is in flight (while an attempt is, an item still waits), so that a drain does not count the store after
+    // every item.
     let read: Int? =
-      if drainWaiters.isEmpty { try? await waitingTotals().count } else { try? await store.waitingCount() }
+      if drainWaiters.isEmpty || !inFlight.isEmpty {
+        try? await waitingTotals().count
+      } else {
+        try? await store.waitingCount()
+      }
     guard let count = read else { return }
     if count != lastReportedCount {
       lastReportedCount = count

@@ -68,6 +68,17 @@ public struct OutboxItem: Sendable, Identifiable, Hashable {
   public let reason: String?
 }
 
+extension OutboxItem {
+  /// The item as marking it sending makes it: one attempt more.
+  func sending() -> OutboxItem {
+    OutboxItem(
+      id: id, lane: lane, kind: kind, kindVersion: kindVersion, method: method, target: target,
+      headerFields: headerFields, bodyLength: bodyLength, idempotencyKey: idempotencyKey, after: after,
+      state: .sending, attempts: attempts + 1, enqueuedAt: enqueuedAt, nextAttemptAt: nextAttemptAt,
+      responseStatus: responseStatus, reason: reason)
+  }
+}
+
 /// When an item may be sent, besides the network being there.
 public struct OutboxConstraints: Sendable, Hashable {
   /// Whether the item may go out over an expensive path (cellular, a personal hotspot).

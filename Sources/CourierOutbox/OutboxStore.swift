@@ -80,17 +80,25 @@ package protocol OutboxStore: Sendable {
   func insert(_ items: [NewItem]) async throws -> [OutboxItem.ID]
   /// The first waiting item (pending or sending) of each lane not in `busyLanes` and not paused.
   func laneHeads(excluding busyLanes: Set<String>) async throws -> [Candidate]
+  /// The first waiting item of `lane`, unless the lane is paused.
+  func laneHead(_ lane: String) async throws -> Candidate?
   /// The item with its stored request.
   func request(for id: OutboxItem.ID) async throws -> StoredRequest?
   /// Records that the item is being sent (its state and one more attempt), before the request leaves.
-  func markSending(_ id: OutboxItem.ID) async throws -> OutboxItem
+  func markSending(_ id: OutboxItem.ID) async throws -> Claim
   /// Records an attempt's outcome. A delivery writes the values its dependants bind into their requests in the same
   /// transaction; a dependant whose value the answer does not hold becomes a dead letter, and is returned.
   @discardableResult
   func record(
     _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date
   ) async throws
-    -> [BindingFailure]
+    -> RecordResult
+  /// Records a delivery as ``record(_:for:lane:at:)`` does and, in the same transaction, marks the lane's next item
+  /// sending when `claim` says it may go at once; returns it with its request.
+  func recordDelivery(
+    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date,
+    claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
+  ) async throws -> (RecordResult, Claim?)
   /// Items, newest last, optionally only in `states`.
   func items(in states: Set<OutboxItem.State>?) async throws -> [OutboxItem]
   /// The number of items pending or sending.
@@ -120,6 +128,17 @@ package protocol OutboxStore: Sendable {
   func unhandledResults(ofKind kind: String) async throws -> [OutboxItem.ID]
   /// Records that a handler took the item's result.
   func markHandled(_ id: OutboxItem.ID) async throws
+}
+
+/// An item marked sending, with its request.
+package typealias Claim = (item: OutboxItem, request: StoredRequest)
+
+/// What recording an attempt changed besides the item.
+package struct RecordResult: Sendable {
+  /// Dependants whose bound values the answer did not hold: they became dead letters.
+  package var failures: [BindingFailure] = []
+  /// Whether any dependant was changed: its values bound, or made a dead letter.
+  package var changedDependants = false
 }
 
 /// A dependant whose bound value the answer did not hold: it became a dead letter.

@@ -157,36 +157,65 @@ package final class SQLiteOutboxStore: OutboxStore {
     return id
   }
 
-  package func markSending(_ id: OutboxItem.ID) async throws -> OutboxItem {
-    try await write { db in
-      try db.execute(
-        sql: "UPDATE courier_outbox_item SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
+  package func markSending(_ id: OutboxItem.ID) async throws -> Claim {
+    try await write { db in try Self.markSending(id, in: db) }
+  }
+
+  private static func markSending(_ id: OutboxItem.ID, in db: Database) throws -> Claim {
+    try db.cachedStatement(
+      sql: "UPDATE courier_outbox_item SET state = 'sending', attempts = attempts + 1 WHERE id = ?"
+    ).execute(arguments: [id.rawValue])
+    guard
+      let row = try Row.fetchOne(
+        db.cachedStatement(sql: "SELECT * FROM courier_outbox_item WHERE id = ?"), arguments: [id.rawValue])
+    else { throw OutboxError(.noSuchItem, "No outbox item \(id)") }
+    let item = try item(row)
+    return (item, request(of: item, body: row["body"], digest: row["body_digest"]))
+  }
+
+  /// Marks `candidate`, just read in this transaction, sending: only its body is read again.
+  private static func markSending(_ candidate: Candidate, in db: Database) throws -> Claim {
+    let id = candidate.item.id
+    try db.cachedStatement(
+      sql: "UPDATE courier_outbox_item SET state = 'sending', attempts = attempts + 1 WHERE id = ?"
+    ).execute(arguments: [id.rawValue])
+    guard
+      let row = try Row.fetchOne(
+        db.cachedStatement(sql: "SELECT body, body_digest FROM courier_outbox_item WHERE id = ?"),
         arguments: [id.rawValue])
-      guard
-        let row = try Row.fetchOne(db, sql: "SELECT * FROM courier_outbox_item WHERE id = ?", arguments: [id.rawValue])
-      else { throw OutboxError(.noSuchItem, "No outbox item \(id)") }
-      return try Self.item(row)
+    else { throw OutboxError(.noSuchItem, "No outbox item \(id)") }
+    let item = candidate.item.sending()
+    return (item, request(of: item, body: row[0], digest: row[1]))
+  }
+
+  /// The stored request of `item`, with its body.
+  private static func request(of item: OutboxItem, body: Data?, digest: String) -> StoredRequest {
+    StoredRequest(
+      method: item.method, target: item.target, headerFields: item.headerFields, body: body, bodyDigest: digest,
+      idempotencyKey: item.idempotencyKey)
+  }
+
+  package func recordDelivery(
+    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date,
+    claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
+  ) async throws -> (RecordResult, Claim?) {
+    try await write { db in
+      let recorded = try Self.recordDelivery(response, for: id, at: date.timeIntervalSince1970, in: db)
+      guard let next = try Self.laneHead(lane, in: db), claim(next) else { return (recorded, nil) }
+      return (recorded, try Self.markSending(next, in: db))
     }
   }
 
   package func record(
     _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date
   ) async throws
-    -> [BindingFailure]
+    -> RecordResult
   {
     let now = date.timeIntervalSince1970
     return try await write { db in
       switch record {
       case .delivered(let response):
-        try db.execute(
-          sql: """
-            UPDATE courier_outbox_item SET state = 'delivered', updated_at = ?, reason = NULL, response_status = ?,
-              response_headers = ?, response_body = ?, body = NULL, result_handled = 0 WHERE id = ?
-            """,
-          arguments: [
-            now, response.status.code, FieldCoding.encode(response.headerFields), response.body, id.rawValue,
-          ])
-        return try Self.bind(dependantsOf: id, to: response, at: now, in: db)
+        return try Self.recordDelivery(response, for: id, at: now, in: db)
       case .retry(let at, let heldUntil, let reason):
         try db.execute(
           sql: """
@@ -210,8 +239,24 @@ package final class SQLiteOutboxStore: OutboxStore {
             response?.body, id.rawValue,
           ])
       }
-      return []
+      return RecordResult()
     }
+  }
+
+  /// Records that `id` was delivered with `response`, and binds its dependants' values.
+  private static func recordDelivery(
+    _ response: RecordedResponse, for id: OutboxItem.ID, at now: TimeInterval, in db: Database
+  ) throws -> RecordResult {
+    // Cached statements: a delivery is the hot path of a drain, and compiling a statement costs more than running it.
+    try db.cachedStatement(
+      sql: """
+        UPDATE courier_outbox_item SET state = 'delivered', updated_at = ?, reason = NULL, response_status = ?,
+          response_headers = ?, response_body = ?, body = NULL, result_handled = 0 WHERE id = ?
+        """
+    ).execute(arguments: [
+      now, response.status.code, FieldCoding.encode(response.headerFields), response.body, id.rawValue,
+    ])
+    return try bind(dependantsOf: id, to: response, at: now, in: db)
   }
 
   /// The recorded answer of `id`, once it was delivered.
@@ -234,13 +279,13 @@ package final class SQLiteOutboxStore: OutboxStore {
   /// is missing becomes a dead letter.
   private static func bind(
     dependantsOf id: OutboxItem.ID, to response: RecordedResponse, at now: TimeInterval, in db: Database
-  ) throws -> [BindingFailure] {
+  ) throws -> RecordResult {
     let rows = try Row.fetchAll(
-      db,
-      sql: """
-        SELECT * FROM courier_outbox_item
-        WHERE after_id = ? AND bindings IS NOT NULL AND state IN ('pending', 'sending')
-        """, arguments: [id.rawValue])
+      db.cachedStatement(
+        sql: """
+          SELECT * FROM courier_outbox_item
+          WHERE after_id = ? AND bindings IS NOT NULL AND state IN ('pending', 'sending')
+          """), arguments: [id.rawValue])
     var failures: [BindingFailure] = []
     for row in rows {
       let dependant = OutboxItem.ID(rawValue: row["id"])
@@ -265,7 +310,7 @@ package final class SQLiteOutboxStore: OutboxStore {
         failures.append(BindingFailure(id: dependant, error: error))
       }
     }
-    return failures
+    return RecordResult(failures: failures, changedDependants: !rows.isEmpty)
   }
 
   package func transition(
@@ -388,14 +433,27 @@ package final class SQLiteOutboxStore: OutboxStore {
           ORDER BY i.id
           """)
       return try rows.compactMap { row in
-        let item = try Self.item(row)
-        guard !busyLanes.contains(item.lane) else { return nil }
-        let dependency = (row["dependency_state"] as String?).flatMap(OutboxItem.State.init(rawValue:))
-        let held: Double? = row["held_until"]
-        return Candidate(
-          item: item, constraints: Self.constraints(row), dependency: dependency,
-          heldUntil: held.map(Date.init(timeIntervalSince1970:)))
+        busyLanes.contains(row["lane"]) ? nil : try Self.candidate(row)
       }
+    }
+  }
+
+  package func laneHead(_ lane: String) async throws -> Candidate? {
+    try await read { db in try Self.laneHead(lane, in: db) }
+  }
+
+  private static func laneHead(_ lane: String, in db: Database) throws -> Candidate? {
+    do {
+      let row = try Row.fetchOne(
+        db.cachedStatement(
+          sql: """
+            SELECT i.*, d.state AS dependency_state FROM courier_outbox_item i
+            LEFT JOIN courier_outbox_item d ON d.id = i.after_id
+            WHERE i.id = (
+              SELECT id FROM courier_outbox_item WHERE lane = ? AND state IN ('pending', 'sending') ORDER BY id LIMIT 1)
+            AND NOT EXISTS (SELECT 1 FROM courier_outbox_lane WHERE name = ? AND paused_reason IS NOT NULL)
+            """), arguments: [lane, lane])
+      return try row.map(candidate)
     }
   }
 
@@ -499,6 +557,15 @@ package final class SQLiteOutboxStore: OutboxStore {
       responseStatus: status.map { HTTPResponse.Status(code: $0) }, reason: row["reason"])
   }
 
+  /// A lane's first item, from a row that also holds its dependency's state.
+  static func candidate(_ row: Row) throws -> Candidate {
+    let dependency = (row["dependency_state"] as String?).flatMap(OutboxItem.State.init(rawValue:))
+    let held: Double? = row["held_until"]
+    return Candidate(
+      item: try item(row), constraints: constraints(row), dependency: dependency,
+      heldUntil: held.map(Date.init(timeIntervalSince1970:)))
+  }
+
   static func storedRequest(_ row: Row) throws -> StoredRequest {
     let method: String = row["method"]
     return StoredRequest(
@@ -555,11 +622,12 @@ package final class SQLiteOutboxStore: OutboxStore {
 /// Header fields as stored: a JSON array of `[name, value]` pairs, in order.
 enum FieldCoding {
   static func encode(_ fields: HTTPFields) -> Data {
-    (try? JSONEncoder().encode(fields.map { [$0.name.rawName, $0.value] })) ?? Data("[]".utf8)
+    guard !fields.isEmpty else { return Data("[]".utf8) }
+    return (try? JSONEncoder().encode(fields.map { [$0.name.rawName, $0.value] })) ?? Data("[]".utf8)
   }
 
   static func decode(_ data: Data?) throws -> HTTPFields {
-    guard let data else { return HTTPFields() }
+    guard let data, data.count > 2 else { return HTTPFields() }
     let pairs = try JSONDecoder().decode([[String]].self, from: data)
     var fields = HTTPFields()
     for pair in pairs where pair.count == 2 {

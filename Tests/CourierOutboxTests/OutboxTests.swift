@@ -158,7 +158,7 @@ func temporaryDatabase() throws -> (folder: URL, path: String) {
       NewItem(
         request: request, lane: "posts", kind: "request", kindVersion: 1, after: nil, constraints: .none,
         enqueuedAt: Date(timeIntervalSince1970: 1_800_000_000)))
-    _ = try await store.markSending(id)
+    _ = try await store.markSending(id) as (OutboxItem, StoredRequest)
 
     let transport = StubTransport(.post("/posts").reply(.status(.created)))
     let outbox = try outbox(transport, path: path)

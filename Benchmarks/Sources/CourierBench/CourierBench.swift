@@ -16,6 +16,7 @@ import Foundation
 ///     courier-bench decode catalog --count N           JSONDecoder alone on the 1 KB document
 ///     courier-bench eviction memory|sqlite --metric writes|hits --entries N --count N [--database PATH]
 ///     courier-bench outbox single|batch --count N [--directory DIR]   durable enqueues per second
+///     courier-bench outbox-drain direct|drain --base-url URL --count N --concurrency C [--directory DIR]
 ///     courier-bench deadline urlsession|ahc --clock system|task --busy N --rounds R
 ///                     how late a 1 s deadline ends a call while N CPU-bound tasks keep the shared pool busy
 ///
@@ -103,6 +104,13 @@ enum CourierBench {
       let variant = try parse(OutboxScenario.Variant.self, arguments[1])
       try await OutboxScenario.run(
         variant, count: try options.int("count"),
+        directory: (try? options.string("directory")) ?? FileManager.default.temporaryDirectory.path
+      ).report()
+    case "outbox-drain":
+      let variant = try parse(OutboxDrainScenario.Variant.self, arguments[1])
+      try await OutboxDrainScenario.run(
+        variant, baseURL: try options.url("base-url"), count: try options.int("count"),
+        concurrency: try options.int("concurrency"),
         directory: (try? options.string("directory")) ?? FileManager.default.temporaryDirectory.path
       ).report()
     case "deadline":

@@ -116,4 +116,3 @@ enum DeadlineScenario {
     return Int(UInt16(bigEndian: address.sin_port))
   }
 }
-

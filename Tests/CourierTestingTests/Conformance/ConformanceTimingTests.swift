@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import Foundation
 import HTTPTypes
 import Testing
@@ -29,11 +30,10 @@ import Testing
     let run = ConformanceRun(transport: StubTransport(), slack: .milliseconds(100))
     _ = try await run.timed {
       // A child stops this whole process for 300 ms with SIGSTOP, as a stall of the machine would, then resumes it.
-      let child = Process()
-      child.executableURL = URL(fileURLWithPath: "/bin/sh")
-      child.arguments = ["-c", "kill -STOP \(getpid()); sleep 0.3; kill -CONT \(getpid())"]
-      try child.run()
-      while child.isRunning { try await Task.sleep(nanoseconds: 10_000_000) }
+      // (ChildProcess, not Foundation's Process: see ChildProcess.)
+      let child = try ChildProcess.start(
+        "/bin/sh", ["-c", "kill -STOP \(getpid()); sleep 0.3; kill -CONT \(getpid())"])
+      _ = await child.wait()
     }
     #expect(run.processStall >= 0.25, "the thread outside the pool saw no stall: \(run.processStall) s")
     #expect(run.slack >= 0.1 + 0.25)
