@@ -87,8 +87,8 @@ MUTANTS = [
     {
         "name": "the values an item binds are never written into it",
         "file": "Sources/CourierOutbox/SQLiteOutboxStore.swift",
-        "old": "return try Self.bind(dependantsOf: id, to: response, at: now, in: db)",
-        "new": "return []",
+        "old": "return try bind(dependantsOf: id, to: response, at: now, in: db)",
+        "new": "return RecordResult()",
         "tests": "OutboxBindingTests",
     },
     {
