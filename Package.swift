@@ -315,6 +315,17 @@ let package = Package(
       dependencies: ["Courier", "CourierCombine", "CourierStyles", "CourierTestSupport"],
       swiftSettings: swiftSettings
     ),
+    // Every library beside Combine (OpenCombine) and Swift Testing: no name of ours clashes with theirs.
+    .testTarget(
+      name: "NameClashTests",
+      dependencies: [
+        "Courier", "CourierAsyncHTTPClient", "CourierCombine", "CourierObservability", "CourierOpenAPI",
+        "CourierOutbox", "CourierSQLiteCache", "CourierStyles", "CourierTesting",
+        .product(
+          name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
+      ],
+      swiftSettings: swiftSettings
+    ),
     // Enqueues and drains until it is killed, for the outbox's crash test.
     .executableTarget(
       name: "CourierOutboxCrashWorker",

@@ -3,8 +3,10 @@
 declares, so that a file importing both would find the name ambiguous.
 
 Reads the symbol graphs of a debug build (`swift build` first): Courier's products against swift-openapi-runtime,
-swift-http-types, AsyncHTTPClient, Hummingbird and Foundation (Linux's, the closest this machine has to Apple's).
-Exits 1 when a clash is found, 0 when none, 2 on a setup error.
+swift-http-types, AsyncHTTPClient, Hummingbird, Foundation (Linux's, the closest this machine has to Apple's),
+OpenCombine (which mirrors Combine's names) and Swift Testing; and against APPLE_NAMES, a reviewed list of the public
+names of Combine, SwiftUI (which re-exports Combine), SwiftData and Observation that an app file imports beside
+Courier — those frameworks do not exist here. Exits 1 when a clash is found, 0 when none, 2 on a setup error.
 
     Scripts/check-name-clashes.py [--build-path .build/debug] [--toolchain-bin /opt/swift/usr/bin]
 """
@@ -19,7 +21,25 @@ import tempfile
 OURS = ["Courier", "CourierStyles", "CourierTesting", "CourierAsyncHTTPClient", "CourierObservability",
         "CourierOpenAPI", "CourierCombine", "CourierSQLiteCache", "CourierOutbox"]
 THEIRS = ["OpenAPIRuntime", "HTTPTypes", "HTTPTypesFoundation", "AsyncHTTPClient", "Hummingbird", "HummingbirdCore",
-          "Foundation", "FoundationEssentials", "FoundationNetworking"]
+          "Foundation", "FoundationEssentials", "FoundationNetworking", "OpenCombine", "Testing"]
+# Top-level public names of Apple frameworks that are not on this machine, read from their documentation's indexes;
+# reviewed by hand, and extended when a framework adds a name a networking library might also choose.
+APPLE_NAMES = {
+    "Combine": """AnyCancellable AnyPublisher AnySubscriber Cancellable CombineIdentifier ConnectablePublisher
+        CurrentValueSubject CustomCombineIdentifierConvertible Deferred Empty Fail Future ImmediateScheduler Just
+        ObservableObject ObservableObjectPublisher PassthroughSubject Published Publisher Publishers Record Scheduler
+        Subject Subscriber Subscribers Subscription TopLevelDecoder TopLevelEncoder""",
+    "SwiftUI": """Alert Alignment Angle Animation Anchor App AppStorage AsyncImage Axis Binding Button Canvas Color
+        Commands DismissAction Divider Edge Environment EnvironmentObject EnvironmentValues FetchRequest FocusState
+        Font Form Gauge Gesture GeometryReader Group Image Label Layout Link List Material Menu Namespace
+        ObservedObject OpenURLAction Path Picker ProgressView RefreshAction Scene SceneStorage ScrollView Section
+        Settings Shape ShapeStyle Spacer State StateObject Stepper Table Text TimelineView Toggle Transaction View
+        WindowGroup""",
+    "SwiftData": """Attribute DataStore FetchDescriptor HistoryDescriptor Model ModelConfiguration ModelContainer
+        ModelContext PersistentIdentifier PersistentModel Query Relationship Schema Transient""",
+    "Observation": """Observable ObservationIgnored ObservationRegistrar ObservationTracked Observations
+        withObservationTracking""",
+}
 TOP_LEVEL = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias", "swift.actor",
              "swift.func", "swift.var", "swift.macro"}
 
@@ -80,9 +100,15 @@ def main():
             theirs = sorted(modules & set(THEIRS))
             if ours and theirs:
                 clashes.append(f"{name}: declared by {', '.join(ours)} and by {', '.join(theirs)}")
+        for framework, names in sorted(APPLE_NAMES.items()):
+            for name in sorted(set(names.split())):
+                ours = sorted(declared.get(name, set()) & set(OURS))
+                if ours:
+                    clashes.append(f"{name}: declared by {', '.join(ours)} and by {framework}")
         for line in clashes:
             print(line)
-        print(f"{len(clashes)} public name clash(es) between {len(OURS)} Courier modules and {', '.join(THEIRS)}")
+        print(f"{len(clashes)} public name clash(es) between {len(OURS)} Courier modules and {', '.join(THEIRS)}, "
+              f"and {', '.join(sorted(APPLE_NAMES))} (a reviewed list of their names)")
         return 1 if clashes else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)

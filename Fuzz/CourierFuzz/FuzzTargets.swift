@@ -182,7 +182,7 @@ enum FuzzTargets {
   static func query(_ bytes: [UInt8]) {
     // Pairs of name and value, separated by NUL bytes in the input.
     let parts = bytes.split(separator: 0, omittingEmptySubsequences: false).map { text(Array($0)) }
-    var query = Query()
+    var query = QueryParameters()
     var expected: [(String, String)] = []
     var index = 0
     while index + 1 < parts.count {

@@ -95,7 +95,7 @@ enum ShopAPI: EndpointConvertible {
     }
   }
 
-  var query: Query {
+  var query: QueryParameters {
     switch self {
     case .product: [:]
     case .products(let category): ["category": .string(category)]

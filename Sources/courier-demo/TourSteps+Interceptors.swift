@@ -12,7 +12,7 @@ extension TourSteps {
     let tokens = try await client.value(
       Endpoint<Tokens>.post("/auth/login", body: Credentials(email: "demo@courier.dev", password: "secret123")))
     let store = TokenStore.inMemory(AuthToken(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
-    try await client.send(Endpoint<Empty>.post("/admin/expire-tokens"))
+    try await client.send(Endpoint<EmptyBody>.post("/admin/expire-tokens"))
     let before = try await client.value(Endpoint<DemoStats>.get("/admin/stats")).refreshCalls
     let refresher = APIClient(baseURL: baseURL) { $0.transport = transport }
     let auth = AuthInterceptor(store: store) { old in

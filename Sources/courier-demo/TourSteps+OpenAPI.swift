@@ -33,7 +33,7 @@ extension TourSteps {
     let pair = try await generated.login(body: .json(.init(email: "demo@courier.dev", password: "secret123")))
       .ok.body.json
     try await tokens.save(AuthToken(accessToken: pair.accessToken, refreshToken: pair.refreshToken))
-    try await client.send(Endpoint<Empty>.post("/admin/expire-tokens"))
+    try await client.send(Endpoint<EmptyBody>.post("/admin/expire-tokens"))
     let me = try await generated.getCurrentUser().ok.body.json
     print("  generated.login, then getCurrentUser with an expired token (Courier refreshed it): \(me.name)")
 

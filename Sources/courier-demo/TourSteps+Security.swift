@@ -9,7 +9,7 @@ extension TourSteps {
     step("Plain http only to loopback unless allowed; bodies within their limit; no secret in error text")
     let cleartext = APIClient(baseURL: URL(string: "http://api.example.com")) { $0.transport = transport }
     do {
-      try await cleartext.send(Endpoint<Empty>.get("/users/me"))
+      try await cleartext.send(Endpoint<EmptyBody>.get("/users/me"))
     } catch let error as CourierError {
       print("  http://api.example.com → \(error.kind): refused before anything was sent")
     }
@@ -20,7 +20,7 @@ extension TourSteps {
     }
     do {
       try await client.send(
-        Endpoint<Empty>.get("/status/500").query("api_key", "tour-key-123").header(
+        Endpoint<EmptyBody>.get("/status/500").query("api_key", "tour-key-123").header(
           .authorization(bearer: "tour-secret"))
       )
     } catch let error as CourierError {
@@ -33,7 +33,7 @@ extension TourSteps {
       configuration.messageLanguage = "ru"
     }
     do {
-      try await russian.send(Endpoint<Empty>.get("/status/503"))
+      try await russian.send(Endpoint<EmptyBody>.get("/status/503"))
     } catch let error as CourierError {
       print("  userMessage for a 503, in Russian: \(error.userMessage)")
     }

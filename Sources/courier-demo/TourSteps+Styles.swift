@@ -24,8 +24,8 @@ extension TourSteps {
     let router = TargetRouter<StyleShopAPI>(client: client)
     let page = try await router.send(.products(category: "games", page: 2), as: ProductPage.self)
     print("  .products(category: \"games\", page: 2) → GET \(page.request.path ?? "")")
-    let (outcome, deliver) = AsyncStream.makeStream(of: Result<Empty, CourierError>.self)
-    let slow = router.request(.slow(milliseconds: 5_000), as: Empty.self) { deliver.yield($0) }
+    let (outcome, deliver) = AsyncStream.makeStream(of: Result<EmptyBody, CourierError>.self)
+    let slow = router.request(.slow(milliseconds: 5_000), as: EmptyBody.self) { deliver.yield($0) }
     while router.inFlightCount == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
     router.cancel(slow)
     var results = outcome.makeAsyncIterator()

@@ -32,7 +32,7 @@ extension TourSteps {
 
     let systemOnly = APIClient(baseURL: url) { $0.transport = AsyncHTTPClientTransport() }
     do {
-      try await systemOnly.send(Endpoint<Empty>.get("/products"))
+      try await systemOnly.send(Endpoint<EmptyBody>.get("/products"))
     } catch let error as CourierError {
       print("  with the system's roots only → \(error.kind): \(error.detail.prefix { $0 != "(" })")
     }
@@ -53,7 +53,7 @@ extension TourSteps {
       let mispinnedTransport = try URLSessionTransport(serverTrust: wrongPin)
       let mispinned = APIClient(baseURL: url) { $0.transport = mispinnedTransport }
       do {
-        try await mispinned.send(Endpoint<Empty>.get("/products"))
+        try await mispinned.send(Endpoint<EmptyBody>.get("/products"))
       } catch let error as CourierError {
         print("  URLSession pinned to another key → \(error.kind): \(error.detail)")
       }

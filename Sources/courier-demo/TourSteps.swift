@@ -62,11 +62,11 @@ struct TourSteps {
     print("  logged in again with a form body, token \(formTokens.accessToken.prefix(8))…")
 
     step("A delete that expects 204 No Content")
-    let deleted = try await client.send(Endpoint<Empty>.delete("/posts/3").expect(.noContent))
+    let deleted = try await client.send(Endpoint<EmptyBody>.delete("/posts/3").expect(.noContent))
     print("  \(deleted.status.code) \(deleted.status.phrase), \(deleted.data.count) body bytes")
 
     step("Reserved characters and emoji survive the query string")
-    let tricky: Query = ["q": "a&b=c+d #1/2?", "emoji": "👍🏽 ok", "tags": ["x y", "z"]]
+    let tricky: QueryParameters = ["q": "a&b=c+d #1/2?", "emoji": "👍🏽 ok", "tags": ["x y", "z"]]
     let echo = try await client.value(Endpoint<Echo>.get("/echo/search").query(tricky))
     print("  sent:     ?\(echo.rawQuery ?? "")")
     print("  received: \(echo.query.map { "\($0[0])=\($0[1])" }.joined(separator: "  "))")
@@ -78,7 +78,7 @@ struct TourSteps {
     step("Typed errors for the network itself")
     let started = ProcessInfo.processInfo.systemUptime
     do {
-      try await client.send(Endpoint<Empty>.get("/slow").query(["ms": 2000]).timeout(0.3))
+      try await client.send(Endpoint<EmptyBody>.get("/slow").query(["ms": 2000]).timeout(0.3))
     } catch let error as CourierError {
       let elapsed = ProcessInfo.processInfo.systemUptime - started
       print("  timeout after 0.3 s → isTimeout: \(error.isTimeout), retryable: \(error.isRetryable)")
@@ -91,7 +91,7 @@ struct TourSteps {
     let dialled = ProcessInfo.processInfo.systemUptime
     let starts = StartCount()
     do {
-      try await refused.send(Endpoint<Empty>.get("/ping").timeout(30).onTransportStart { await starts.add() })
+      try await refused.send(Endpoint<EmptyBody>.get("/ping").timeout(30).onTransportStart { await starts.add() })
     } catch let error as CourierError {
       let elapsed = ProcessInfo.processInfo.systemUptime - dialled
       print(

@@ -76,7 +76,7 @@ import Darwin
     let transport = AsyncHTTPClientTransport(client: client, configuration: plain)
     #expect(transport.supportedContentEncodings.isEmpty)
     let api = APIClient(baseURL: URL(string: "http://127.0.0.1:1")) { $0.transport = transport }
-    #expect(try api.httpRequest(for: Endpoint<Empty>.get("/")).headerFields[.acceptEncoding] == nil)
+    #expect(try api.httpRequest(for: Endpoint<EmptyBody>.get("/")).headerFields[.acceptEncoding] == nil)
     try await client.shutdown()
   }
 

@@ -28,7 +28,7 @@ struct PublisherTests {
   @Test("responsePublisher(for:) delivers the whole response")
   func response() async throws {
     try await withDemoServer(.urlSession) { client, _ in
-      let endpoint = Endpoint<Courier.Empty>.get("/products", query: ["limit": 5])
+      let endpoint = Endpoint<EmptyBody>.get("/products", query: ["limit": 5])
       let received = await receiveAll(client.responsePublisher(for: endpoint))
       let response = try #require(received.values.first)
       #expect(response.status == .ok)
@@ -93,7 +93,7 @@ struct PublisherTests {
       }
     ) { client, _ in
       let delivered = Locked<[String]>([])
-      let cancellable = client.publisher(for: Endpoint<Courier.Empty>.get("/slow", query: ["ms": 30_000]))
+      let cancellable = client.publisher(for: Endpoint<EmptyBody>.get("/slow", query: ["ms": 30_000]))
         .sink { completion in
           delivered.withLock { $0.append("completion \(completion)") }
         } receiveValue: { _ in

@@ -80,7 +80,7 @@ import Testing
   func concurrentCallsWithAnExpiredTokenRefreshItOnce(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { plain, server in
       let store = TokenStore.inMemory(try await plain.login())
-      try await plain.send(Endpoint<Empty>.post("/admin/expire-tokens"))
+      try await plain.send(Endpoint<EmptyBody>.post("/admin/expire-tokens"))
       let api = server.client { $0.interceptors = [AuthInterceptor(store: store, refresh: demoRefresh(server))] }
       let client = Self.generated(server, over: api)
       let names = try await withThrowingTaskGroup(of: String.self) { group in

@@ -107,7 +107,7 @@ struct DemoPost: Codable, Equatable, Sendable {
           Endpoint<DemoUser>.patch("/users/me", body: ["name": "Renamed \(index)"]), lane: "profile")
       }
       // The token expires while the writes wait; the client's interceptor refreshes it once, when they go out.
-      try await plain.send(Endpoint<Empty>.post("/admin/expire-tokens").withoutAuthentication())
+      try await plain.send(Endpoint<EmptyBody>.post("/admin/expire-tokens").withoutAuthentication())
       network.set(online: true)
       try await outbox.waitUntilDrained()
       #expect(try await outbox.items().map(\.state) == [.delivered, .delivered, .delivered])

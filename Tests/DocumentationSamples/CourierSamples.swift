@@ -52,24 +52,24 @@ enum GettingStartedSamples {
       .expect(.created)
       .message(for: .conflict, "That email is already registered")
 
-    let delete = Endpoint<Empty>.delete("/posts/3").expect(.noContent)
+    let delete = Endpoint<EmptyBody>.delete("/posts/3").expect(.noContent)
     _ = (products, signup, delete)
   }
 
   /// A literal query.
   static func buildQuery() async throws {
-    var query: Query = ["page": 2, "tags": ["new", "sale"], "filter": ["min": 10]]
+    var query: QueryParameters = ["page": 2, "tags": ["new", "sale"], "filter": ["min": 10]]
     query["page"] = 3  // replaces in place
     query["tags"] = nil  // removes
     _ = query
   }
 
-  /// Query values held in variables.
+  /// QueryParameters values held in variables.
   static func queryFromVariables(searchField: SearchField, nextPage: Int?, selectedTags: [String]) async throws {
     let text = searchField.text ?? ""
     let page: Int? = nextPage
     let search = Endpoint<[Product]>.get("/search").query("q", text).query("page", page)
-    let filters = Query(["q": text, "page": page, "tags": selectedTags])
+    let filters = QueryParameters(["q": text, "page": page, "tags": selectedTags])
     _ = (search, filters)
   }
 
@@ -298,7 +298,7 @@ enum ReadMeSamples {
     let client = APIClient(baseURL: URL(string: "https://api.example.com/v1"))
     let user: User = try await client.value(.get("/users/me").header(.authorization(bearer: token)))
     let page = try await client.value(Endpoint<ProductPage>.get("/products").query(ProductFilter(category: "shoes")))
-    try await client.send(Endpoint<Empty>.delete("/posts/3").expect(.noContent))
+    try await client.send(Endpoint<EmptyBody>.delete("/posts/3").expect(.noContent))
     let created = try await client.send(Endpoint<User>.post("/signup", body: signup).expect(.created))
     _ = (user, page, created)
   }

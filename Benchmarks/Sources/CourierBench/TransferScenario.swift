@@ -130,7 +130,7 @@ enum TransferScenario {
   private static func courierUpload(over transport: any HTTPTransport, url: URL, file: String) async throws {
     let client = APIClient(baseURL: nil) { $0.transport = transport }
     try await client.send(
-      Endpoint<Empty>.put(url.absoluteString)
+      Endpoint<EmptyBody>.put(url.absoluteString)
         .body(.file(URL(fileURLWithPath: file), contentType: "application/octet-stream"))
         .expect(.created, .noContent).timeout(timeout))
   }
@@ -170,7 +170,7 @@ enum TransferScenario {
         form.append(
           fileAt: URL(fileURLWithPath: file), name: "file", fileName: "large.bin", mimeType: "application/octet-stream")
         try await client.send(
-          Endpoint<Empty>.put(url.absoluteString).body(.multipart(form)).expect(.created, .noContent).timeout(timeout))
+          Endpoint<EmptyBody>.put(url.absoluteString).body(.multipart(form)).expect(.created, .noContent).timeout(timeout))
       }
     case .rawURLSession:
       // Without a streamed body on Linux, a raw URLSession client writes the form to a file and uploads that.
@@ -192,7 +192,7 @@ enum TransferScenario {
       form.append(
         fileAt: URL(fileURLWithPath: file), name: "file", fileName: "large.bin", mimeType: "application/octet-stream")
       try await client.send(
-        Endpoint<Empty>.put(url.absoluteString).body(.multipart(form)).expect(.created, .noContent).timeout(timeout))
+        Endpoint<EmptyBody>.put(url.absoluteString).body(.multipart(form)).expect(.created, .noContent).timeout(timeout))
     }
     let seconds = secondsSince(start)
     return Measurement(value: Double(size) / seconds / 1e6, unit: "MB/s", operations: 1, seconds: seconds)

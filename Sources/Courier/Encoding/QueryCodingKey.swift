@@ -1,4 +1,4 @@
-/// A coding key for paths the encoder builds itself: array indices, dictionary keys and names from a `Query`.
+/// A coding key for paths the encoder builds itself: array indices, dictionary keys and names from a `QueryParameters`.
 struct QueryCodingKey: CodingKey, Sendable, Hashable {
   let stringValue: String
   let intValue: Int?

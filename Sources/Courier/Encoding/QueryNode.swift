@@ -1,6 +1,6 @@
 import Foundation
 
-/// The encoder's internal value tree, built from an `Encodable` value or a `Query` and then written out by
+/// The encoder's internal value tree, built from an `Encodable` value or a `QueryParameters` and then written out by
 /// `QuerySerializer`. Unlike `QueryValue` it remembers each key's original coding key (for error paths) next to
 /// the name it is written with, and it keeps `Float` and `Decimal` as they are so their text is exact.
 indirect enum QueryNode {
@@ -19,13 +19,13 @@ indirect enum QueryNode {
     case decimal(Decimal)
     case bool(Bool)
     case date(Date)
-    /// `Data` or an `Attachment`: only a multipart body can carry it.
+    /// `Data` or an `MultipartFile`: only a multipart body can carry it.
     case binary(FormBinary)
   }
 
   /// One member of an object.
   struct Entry {
-    /// The key as the encoded type (or the `Query`) spelled it; used in `EncodingError.codingPath`.
+    /// The key as the encoded type (or the `QueryParameters`) spelled it; used in `EncodingError.codingPath`.
     var key: QueryCodingKey
     /// The name written into the query, after key encoding.
     var name: String
@@ -35,7 +35,7 @@ indirect enum QueryNode {
 
 extension QueryNode {
   /// The tree for a hand-written query. Names are used as written.
-  static func entries(of query: Query) -> [Entry] {
+  static func entries(of query: QueryParameters) -> [Entry] {
     query.map { Entry(key: QueryCodingKey(stringValue: $0.name), name: $0.name, node: QueryNode($0.value)) }
   }
 
@@ -66,7 +66,7 @@ extension QueryNode {
     case .scalar(.date(let date)): return .date(date)
     case .scalar(.binary(let binary)): return .string(binary.summary)
     case .array(let elements): return .array(elements.map(\.queryValue))
-    case .object(let entries): return .object(Query(entries.map { ($0.name, $0.node.queryValue) }))
+    case .object(let entries): return .object(QueryParameters(entries.map { ($0.name, $0.node.queryValue) }))
     case .null: return .null
     }
   }

@@ -4,7 +4,7 @@ import Foundation
 /// Every invalid value is reported here, with its full coding path.
 struct QuerySerializer {
   let options: URLQueryEncoder
-  /// Whether `Data` and `Attachment` values may appear (multipart bodies); queries and forms reject them.
+  /// Whether `Data` and `MultipartFile` values may appear (multipart bodies); queries and forms reject them.
   var allowsBinary = false
 
   /// One step of the path to a value: the coding key for `EncodingError`, and how the step reads in a query.

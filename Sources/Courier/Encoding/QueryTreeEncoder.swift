@@ -126,7 +126,9 @@ final class EncodingContext {
     if T.self == UUID.self, let uuid = value as? UUID { return .string(uuid.uuidString) }
     if T.self == Decimal.self, let decimal = value as? Decimal { return .decimal(decimal) }
     if T.self == Data.self, let data = value as? Data { return .binary(.data(data)) }
-    if T.self == Attachment.self, let attachment = value as? Attachment { return .binary(.attachment(attachment)) }
+    if T.self == MultipartFile.self, let attachment = value as? MultipartFile {
+      return .binary(.attachment(attachment))
+    }
     return nil
   }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
-/// One value in a hand-written `Query`: a scalar, an array, a nested object, or `null`.
+/// One value in a hand-written `QueryParameters`: a scalar, an array, a nested object, or `null`.
 ///
 /// It is the same tree the encoder builds from `Encodable` values, and literals of every kind create it:
 ///
 /// ```swift
-/// let query: Query = [
+/// let query: QueryParameters = [
 ///   "q": "shoes",                      // .string
 ///   "page": 2,                         // .int
 ///   "ratio": 0.5,                      // .double
@@ -19,7 +19,7 @@ import Foundation
 ///
 /// Values held in variables convert with ``init(_:)``, written `.init(count)` inside a literal, or go straight into
 /// ``Endpoint/query(_:_:)-(_,QueryValueConvertible)`` and
-/// ``Query/init(_:)-(KeyValuePairs<String,QueryValueConvertible>)``;
+/// ``QueryParameters/init(_:)-(KeyValuePairs<String,QueryValueConvertible>)``;
 /// see ``QueryValueConvertible``.
 public enum QueryValue: Sendable, Equatable {
   /// Text, written as is (percent-encoding happens later).
@@ -37,7 +37,7 @@ public enum QueryValue: Sendable, Equatable {
   /// An array, written according to `URLQueryEncoder.ArrayEncoding`.
   case array([QueryValue])
   /// A nested object, written with bracketed names: `filter[min]=10`.
-  case object(Query)
+  case object(QueryParameters)
   /// No value: the parameter (or array element) is left out.
   case null
 }
@@ -80,7 +80,7 @@ extension QueryValue: ExpressibleByArrayLiteral {
 extension QueryValue: ExpressibleByDictionaryLiteral {
   /// Creates an `.object` from a dictionary literal, keeping the written order: `["min": 10, "max": 50]`.
   public init(dictionaryLiteral elements: (String, QueryValue)...) {
-    self = .object(Query(elements))
+    self = .object(QueryParameters(elements))
   }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value that can stand in a query: strings, integers, floating point numbers, `Bool`, `Date`, arrays and
-/// optionals of these, ``QueryValue`` and ``Query``.
+/// optionals of these, ``QueryValue`` and ``QueryParameters``.
 ///
 /// It lets values held in variables go where literals go:
 ///
@@ -9,7 +9,7 @@ import Foundation
 /// let text = searchField.text          // String
 /// let page: Int? = nextPage            // nil leaves the parameter out
 /// Endpoint<[Product]>.get("/search").query("q", text).query("page", page).query("tags", selectedTags)
-/// let query: Query = ["q": .init(text), "page": 2]
+/// let query: QueryParameters = ["q": .init(text), "page": 2]
 /// ```
 ///
 /// Conform your own types (an enum's raw value, an identifier) to send them as they are:
@@ -34,7 +34,7 @@ extension QueryValue: QueryValueConvertible {
   }
 }
 
-extension Query: QueryValueConvertible {
+extension QueryParameters: QueryValueConvertible {
   /// The query as a nested object: `filter[min]=10`.
   public var queryValue: QueryValue { .object(self) }
 }

@@ -32,7 +32,7 @@ extension URLQueryEncoder {
 
   /// How the keys of structs, classes and dictionaries are transformed before they are written.
   ///
-  /// Names in a hand-written `Query` are never transformed.
+  /// Names in a hand-written `QueryParameters` are never transformed.
   public enum KeyEncoding: Sendable {
     /// Keys are written as they are: `pageSize` stays `pageSize`. The default.
     case useDefaultKeys

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Encodes `Encodable` values and hand-written `Query` values as URL query parameters or
+/// Encodes `Encodable` values and hand-written `QueryParameters` values as URL query parameters or
 /// `application/x-www-form-urlencoded` bodies.
 ///
 /// Structs and classes encode their properties in declaration order; nested values use bracket syntax.
@@ -44,7 +44,7 @@ public struct URLQueryEncoder: Sendable {
   public var dateEncoding: DateCodingStrategy
   /// How the keys of structs, classes and dictionaries are transformed. The default leaves them unchanged.
   ///
-  /// Names written by hand in a `Query` are used exactly as written and are not transformed.
+  /// Names written by hand in a `QueryParameters` are used exactly as written and are not transformed.
   public var keyEncoding: KeyEncoding
 
   /// Creates an encoder; every option has a sensible default.
@@ -76,7 +76,7 @@ public struct URLQueryEncoder: Sendable {
   /// which many servers read as a space; `percentEncodedString(_:)` escapes it), or to
   /// `percentEncodedString(_:)`.
   ///
-  /// A dictionary literal written directly in the call, as in `encode(["b": 1, "a": 2])`, becomes a `Query` and
+  /// A dictionary literal written directly in the call, as in `encode(["b": 1, "a": 2])`, becomes a `QueryParameters` and
   /// keeps its written order; a `Dictionary` value is encoded with its keys sorted.
   ///
   /// - Throws: `EncodingError.invalidValue` if the value is not keyed at the top level, contains a non-finite
@@ -99,7 +99,7 @@ public struct URLQueryEncoder: Sendable {
   ///
   /// - Throws: `EncodingError.invalidValue` for a non-finite number, an array the `arrayEncoding` cannot
   ///   express, or a `.custom` date closure that throws.
-  public func encode(_ query: Query) throws -> [URLQueryItem] {
+  public func encode(_ query: QueryParameters) throws -> [URLQueryItem] {
     try QuerySerializer(options: self).items(for: QueryNode.entries(of: query))
   }
 
@@ -126,7 +126,7 @@ public struct URLQueryEncoder: Sendable {
   /// ```
   ///
   /// - Throws: the same errors as `encode(_:)`.
-  public func percentEncodedString(_ query: Query) throws -> String {
+  public func percentEncodedString(_ query: QueryParameters) throws -> String {
     Self.percentEncodedString(try encode(query))
   }
 }

@@ -3,7 +3,7 @@ import HTTPTypes
 
 extension Endpoint {
   /// A `GET`, optionally with a hand-written query: `.get("/products", query: ["page": 2])`.
-  public static func get(_ path: String, query: Query = Query()) -> Endpoint {
+  public static func get(_ path: String, query: QueryParameters = QueryParameters()) -> Endpoint {
     Endpoint(path, method: .get).query(query)
   }
 

@@ -33,7 +33,7 @@ extension Endpoint {
   }
 
   /// Appends hand-written query parameters, in order: `.query(["page": 2, "tags": ["a", "b"]])`.
-  public func query(_ query: Query) -> Endpoint {
+  public func query(_ query: QueryParameters) -> Endpoint {
     guard !query.isEmpty else { return self }
     return with { $0.queryParts.append(.query(query)) }
   }
@@ -50,7 +50,7 @@ extension Endpoint {
 
   /// Appends one query parameter.
   public func query(_ name: String, _ value: QueryValue) -> Endpoint {
-    query(Query([(name, value)]))
+    query(QueryParameters([(name, value)]))
   }
 
   /// Appends one query parameter from a value held in a variable: a string, a number, a `Bool`, a `Date`, an
@@ -61,7 +61,7 @@ extension Endpoint {
   /// ```
   @_disfavoredOverload
   public func query(_ name: String, _ value: some QueryValueConvertible) -> Endpoint {
-    query(Query([(name, value.queryValue)]))
+    query(QueryParameters([(name, value.queryValue)]))
   }
 
   /// Appends the query parameters of a keyed `Encodable` (a struct of filters), in declaration order.
@@ -108,12 +108,12 @@ extension Endpoint {
     body(.form(value))
   }
 
-  /// Sets an `application/x-www-form-urlencoded` body from an ordered ``Query``.
-  public func body(form query: Query) -> Endpoint {
+  /// Sets an `application/x-www-form-urlencoded` body from an ordered ``QueryParameters``.
+  public func body(form query: QueryParameters) -> Endpoint {
     body(.form(query))
   }
 
-  /// Sets a `multipart/form-data` body encoded from a keyed `Encodable` (``Attachment`` properties become files).
+  /// Sets a `multipart/form-data` body encoded from a keyed `Encodable` (``MultipartFile`` properties become files).
   public func body(multipart value: some Encodable & Sendable) -> Endpoint {
     body(.multipart(value))
   }

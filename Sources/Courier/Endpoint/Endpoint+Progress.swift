@@ -7,7 +7,7 @@ extension Endpoint {
   /// The handler runs on the transfer's thread and must return quickly; hop to the main actor for UI.
   ///
   /// ```swift
-  /// let upload = Endpoint<Empty>.post("/upload").body(multipart: form).onUploadProgress { progress in
+  /// let upload = Endpoint<EmptyBody>.post("/upload").body(multipart: form).onUploadProgress { progress in
   ///   print(progress)  // "524288 of 1048576 bytes (50%)"
   /// }
   /// ```

@@ -18,7 +18,7 @@ import HTTPTypes
 ///   .message(for: .conflict, "That email is already registered")
 /// ```
 ///
-/// `Value` is what the body decodes to: any `Decodable`, or ``Empty`` (body ignored), `Data` (raw bytes) or
+/// `Value` is what the body decodes to: any `Decodable`, or ``EmptyBody`` (body ignored), `Data` (raw bytes) or
 /// `String` (UTF-8 text).
 public struct Endpoint<Value: Decodable & Sendable>: Sendable {
   /// The request method.
@@ -93,7 +93,7 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
   /// `expect(200..<400)` or ``expectAnyStatus()``.
   ///
   /// ```swift
-  /// Endpoint<Empty>.delete("/posts/3").expect(.noContent).accepts(.ok)   // false
+  /// Endpoint<EmptyBody>.delete("/posts/3").expect(.noContent).accepts(.ok)   // false
   /// ```
   public func accepts(_ status: HTTPResponse.Status) -> Bool {
     acceptedStatuses.contains(status)
@@ -102,6 +102,6 @@ public struct Endpoint<Value: Decodable & Sendable>: Sendable {
 
 /// One piece of an endpoint's query: hand-written, or an `Encodable` encoded when the request is built.
 enum QueryPart: Sendable {
-  case query(Query)
+  case query(QueryParameters)
   case encodable(@Sendable (URLQueryEncoder) throws -> [URLQueryItem])
 }

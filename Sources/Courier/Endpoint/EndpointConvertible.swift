@@ -21,7 +21,7 @@ import HTTPTypes
 ///   var method: HTTPRequest.Method {
 ///     if case .rate = self { .post } else { .get }
 ///   }
-///   var query: Query {
+///   var query: QueryParameters {
 ///     if case .popular(let page) = self { ["page": .int(Int64(page))] } else { [:] }
 ///   }
 ///   var body: Payload? {
@@ -42,7 +42,7 @@ public protocol EndpointConvertible: Sendable {
   /// The method; `GET` by default.
   var method: HTTPRequest.Method { get }
   /// The query; empty by default.
-  var query: Query { get }
+  var query: QueryParameters { get }
   /// The body; none by default.
   var body: Payload? { get }
   /// Extra headers; none by default.
@@ -77,7 +77,7 @@ extension EndpointConvertible {
   /// `GET`.
   public var method: HTTPRequest.Method { .get }
   /// No query.
-  public var query: Query { Query() }
+  public var query: QueryParameters { QueryParameters() }
   /// No body.
   public var body: Payload? { nil }
   /// No extra headers.

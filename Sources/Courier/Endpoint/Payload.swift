@@ -33,8 +33,8 @@ public struct Payload: Sendable {
     }
   }
 
-  /// An `application/x-www-form-urlencoded` body from an ordered ``Query``.
-  public static func form(_ query: Query) -> Payload {
+  /// An `application/x-www-form-urlencoded` body from an ordered ``QueryParameters``.
+  public static func form(_ query: QueryParameters) -> Payload {
     Payload { context in
       let text = try context.queryEncoder.percentEncodedString(query)
       return (BodyStream(Data(text.utf8)), "application/x-www-form-urlencoded")

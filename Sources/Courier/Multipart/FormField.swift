@@ -11,16 +11,16 @@ enum FormFieldValue: Sendable {
   case binary(FormBinary)
 }
 
-/// Binary content found while encoding: raw `Data` or an ``Attachment``.
+/// Binary content found while encoding: raw `Data` or an ``MultipartFile``.
 enum FormBinary: Sendable {
   case data(Data)
-  case attachment(Attachment)
+  case attachment(MultipartFile)
 
   /// How the value reads in an error message.
   var summary: String {
     switch self {
     case .data(let data): return "Data (\(data.count) bytes)"
-    case .attachment(let attachment): return "Attachment \"\(attachment.fileName)\""
+    case .attachment(let attachment): return "File \"\(attachment.fileName)\""
     }
   }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension MultipartFormData {
   /// A form encoded from a keyed `Encodable` (a struct, class or dictionary): `String`s, numbers, `Bool`s, dates and
-  /// arrays become text fields, `Data` becomes a binary part, and ``Attachment``s become file parts.
+  /// arrays become text fields, `Data` becomes a binary part, and ``MultipartFile``s become file parts.
   ///
   /// Field names follow the same rules as ``URLQueryEncoder``, with its options: nested values as `a[b]`, arrays as
   /// `tags[]` by default. The boundary is a fresh random one.
@@ -11,10 +11,10 @@ extension MultipartFormData {
   /// struct Profile: Encodable, Sendable {
   ///   var name: String
   ///   var tags: [String]
-  ///   var avatar: Attachment
+  ///   var avatar: MultipartFile
   /// }
   /// let form = try MultipartFormData(encoding: profile)
-  /// try await client.send(Endpoint<Empty>.put("/profile").body(.multipart(form)))
+  /// try await client.send(Endpoint<EmptyBody>.put("/profile").body(.multipart(form)))
   /// ```
   ///
   /// ``Endpoint/body(multipart:)`` and `Payload.multipart(value)` encode a value this way when the request is built,

@@ -65,8 +65,8 @@ public struct MultipartFormData: Sendable {
         content: .file(url)))
   }
 
-  /// Adds an ``Attachment``.
-  public mutating func append(_ attachment: Attachment, name: String) {
+  /// Adds an ``MultipartFile``.
+  public mutating func append(_ attachment: MultipartFile, name: String) {
     switch attachment.source {
     case .data(let data): append(data, name: name, fileName: attachment.fileName, mimeType: attachment.mimeType)
     case .file(let url): append(fileAt: url, name: name, fileName: attachment.fileName, mimeType: attachment.mimeType)

@@ -82,7 +82,7 @@ enum ResponseDecoding {
     if let custom { return try custom(data, response, decoder) }
     // Metatype comparisons first: they cost a pointer compare, where a failed cast or conformance lookup costs
     // thousands of instructions on every decoded call.
-    if Value.self == Empty.self, let empty = Empty() as? Value { return empty }
+    if Value.self == EmptyBody.self, let empty = EmptyBody() as? Value { return empty }
     if Value.self == Data.self, let raw = data as? Value { return raw }
     if Value.self == String.self {
       let encoding = textEncoding(of: response)
@@ -93,7 +93,8 @@ enum ResponseDecoding {
     }
     if data.isEmpty {
       throw CourierError(
-        .decoding, "The response body is empty but \(Value.self) was expected; use Endpoint<Empty> for empty bodies")
+        .decoding, "The response body is empty but \(Value.self) was expected; use Endpoint<EmptyBody> for empty bodies"
+      )
     }
     return try decoder.decode(Value.self, from: data)
   }

@@ -12,7 +12,7 @@ import HTTPTypes
 ///
 /// ```swift
 /// let client = APIClient(baseURL: url) { $0.redirects = .follow(max: 5, removingAcrossOrigins: ["X-Api-Key"]) }
-/// let raw = Endpoint<Empty>.get("/short/abc").redirects(.none).expect(.found)   // the 302 itself
+/// let raw = Endpoint<EmptyBody>.get("/short/abc").redirects(.none).expect(.found)   // the 302 itself
 /// ```
 public struct RedirectPolicy: Sendable, Hashable {
   /// The most redirects followed in a row; `0` hands every redirect back as the response.

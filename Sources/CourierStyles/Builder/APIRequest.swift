@@ -10,7 +10,7 @@ import Courier
 /// let tokens = try await client.value(login)
 ///
 /// let created = APIRequest<Post>("posts").method(.post).body(json: draft).expect(.created)
-/// let deleted = APIRequest<Empty>("posts/3").method(.delete).expect(.noContent)
+/// let deleted = APIRequest<EmptyBody>("posts/3").method(.delete).expect(.noContent)
 /// ```
 ///
 /// Group them by controller, as the app sees its API:

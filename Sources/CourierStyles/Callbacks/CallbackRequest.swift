@@ -70,7 +70,7 @@ public struct CallbackRequest<Value: Decodable & Sendable, Delivery: CallbackDel
   /// Sends the call, with or without a success handler, and returns a handle to cancel or await it.
   ///
   /// ```swift
-  /// client.call(APIRequest<Empty>("analytics/open").method(.post)).execute()  // fire and forget
+  /// client.call(APIRequest<EmptyBody>("analytics/open").method(.post)).execute()  // fire and forget
   /// ```
   @discardableResult
   public func execute() -> CallHandle {

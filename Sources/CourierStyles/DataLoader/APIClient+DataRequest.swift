@@ -26,7 +26,7 @@ extension APIClient {
   ///   - url: An absolute URL, or one relative to the client's base URL (`URL(string: "/products")!`).
   ///   - method: The method; `GET` by default.
   ///   - headers: Headers, over the client's defaults.
-  ///   - parameters: Query or body parameters; none by default.
+  ///   - parameters: QueryParameters or body parameters; none by default.
   ///   - decoder: Decodes the body, instead of the client's decoder.
   ///   - type: `Data` for the raw body, or any `Decodable`.
   /// - Throws: `CourierError`, with the server's error body decoded when the status is not a success.

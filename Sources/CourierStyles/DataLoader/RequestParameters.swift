@@ -13,7 +13,7 @@ import Foundation
 public struct RequestParameters: Sendable {
   /// Where the parameters go in the URL.
   enum URLPart: Sendable {
-    case query(Query)
+    case query(QueryParameters)
     case encodable(any Encodable & Sendable)
     case items([URLQueryItem])
   }
@@ -24,8 +24,8 @@ public struct RequestParameters: Sendable {
   /// No parameters.
   public static let none = RequestParameters()
 
-  /// A hand-written `Query` in the URL.
-  public static func query(_ query: Query) -> RequestParameters {
+  /// A hand-written `QueryParameters` in the URL.
+  public static func query(_ query: QueryParameters) -> RequestParameters {
     RequestParameters(urlPart: .query(query))
   }
 
@@ -51,8 +51,8 @@ public struct RequestParameters: Sendable {
     RequestParameters(payload: .form(value))
   }
 
-  /// An `application/x-www-form-urlencoded` body from a `Query`.
-  public static func form(_ query: Query) -> RequestParameters {
+  /// An `application/x-www-form-urlencoded` body from a `QueryParameters`.
+  public static func form(_ query: QueryParameters) -> RequestParameters {
     RequestParameters(payload: .form(query))
   }
 }

@@ -28,7 +28,7 @@ extension APIClient {
   ///   - headers: Headers, over the client's defaults.
   ///   - body: A JSON body, encoded with the client's encoder (and its type's `DateCodingStrategyProviding`
   ///     strategy); none by default.
-  ///   - type: What the body decodes to: any `Decodable`, or `Empty`, `Data` or `String`.
+  ///   - type: What the body decodes to: any `Decodable`, or `EmptyBody`, `Data` or `String`.
   /// - Throws: `CourierError`.
   @discardableResult
   public func request<Value: Decodable & Sendable>(
@@ -43,12 +43,12 @@ extension APIClient {
       Endpoint<Value>.parts(endpoint, method: method, queryItems: queryItems, headers: headers, body: body))
   }
 
-  /// Sends a request described by its parts, with a hand-written `Query` (`["page": 2, "tags": ["a", "b"]]`).
+  /// Sends a request described by its parts, with a hand-written `QueryParameters` (`["page": 2, "tags": ["a", "b"]]`).
   @discardableResult
   public func request<Value: Decodable & Sendable>(
     endpoint: String,
     method: HTTPMethod = .get,
-    query: Query,
+    query: QueryParameters,
     headers: [HTTPHeader] = [],
     body: (any Encodable & Sendable)? = nil,
     as type: Value.Type = Value.self
@@ -73,13 +73,13 @@ extension APIClient {
       ).headers(headers))
   }
 
-  /// Sends a request described by its parts, with a `Query` and headers as `HTTPFields`.
+  /// Sends a request described by its parts, with a `QueryParameters` and headers as `HTTPFields`.
   @_disfavoredOverload
   @discardableResult
   public func request<Value: Decodable & Sendable>(
     endpoint: String,
     method: HTTPMethod = .get,
-    query: Query,
+    query: QueryParameters,
     headers: HTTPFields,
     body: (any Encodable & Sendable)? = nil,
     as type: Value.Type = Value.self

@@ -8,7 +8,7 @@ extension Endpoint {
     _ path: String,
     method: HTTPMethod,
     queryItems: [URLQueryItem] = [],
-    query: Query = Query(),
+    query: QueryParameters = QueryParameters(),
     headers: [HTTPHeader],
     body: (any Encodable & Sendable)?
   ) -> Endpoint {

@@ -20,11 +20,11 @@ enum BatchEndpoints {
     .get("/products/\(id)")
   }
 
-  static func slow(milliseconds: Int) -> Endpoint<Empty> {
+  static func slow(milliseconds: Int) -> Endpoint<EmptyBody> {
     .get("/slow", query: ["ms": .int(Int64(milliseconds))])
   }
 
-  static func status(_ code: Int) -> Endpoint<Empty> {
+  static func status(_ code: Int) -> Endpoint<EmptyBody> {
     .get("/status/\(code)")
   }
 

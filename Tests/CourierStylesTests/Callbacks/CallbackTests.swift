@@ -39,7 +39,7 @@ import Testing
       #expect(fallback.events == ["error 401"], "without onNotAuthorized, onError gets the 401")
 
       let serverError = CallbackLog()
-      await client.call(Endpoint<Empty>.get("/status/500")).logging(to: serverError).execute().finished()
+      await client.call(Endpoint<EmptyBody>.get("/status/500")).logging(to: serverError).execute().finished()
       #expect(serverError.events == ["started", "progress 0.0", "error 500"])
     }
   }
@@ -50,12 +50,12 @@ import Testing
     try await withDemoServer(transport) { client, _ in
       let timedOut = CallbackLog()
       // A timeout long enough for the start to be reported while the whole suite shares two cores.
-      await client.call(Endpoint<Empty>.get("/slow").query(["ms": 60_000]).timeout(10))
+      await client.call(Endpoint<EmptyBody>.get("/slow").query(["ms": 60_000]).timeout(10))
         .logging(to: timedOut).execute().finished()
       #expect(timedOut.events == ["started", "progress 0.0", "timeout"])
 
       let cancelled = CallbackLog()
-      let handle = client.call(Endpoint<Empty>.get("/slow").query(["ms": 60_000])).logging(to: cancelled).execute()
+      let handle = client.call(Endpoint<EmptyBody>.get("/slow").query(["ms": 60_000])).logging(to: cancelled).execute()
       let stopwatch = Stopwatch()
       while !cancelled.contains("started"), stopwatch.elapsed < 30 { try await pause(milliseconds: 10) }
       handle.cancel()
@@ -101,7 +101,7 @@ import Testing
         var title = "Fired and forgotten"
         var body = "No handler needed"
       }
-      await client.call(Endpoint<Empty>.post("/posts", body: NewPost())).execute().finished()
+      await client.call(Endpoint<EmptyBody>.post("/posts", body: NewPost())).execute().finished()
       struct Post: Decodable, Sendable { var title: String }
       let posts = try await client.value(Endpoint<[Post]>.get("/posts"))
       #expect(posts.contains { $0.title == "Fired and forgotten" })
@@ -113,7 +113,7 @@ import Testing
   func cancellingTheRequestCancelsEveryExecution(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       let log = CallbackLog()
-      let request = client.call(Endpoint<Empty>.get("/slow").query(["ms": 60_000]))
+      let request = client.call(Endpoint<EmptyBody>.get("/slow").query(["ms": 60_000]))
         .onCancellation { _ in log.record("cancellation") }
         .onRequestStarted { log.record("started") }
       let first = request.execute()

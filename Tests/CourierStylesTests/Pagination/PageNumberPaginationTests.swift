@@ -28,7 +28,7 @@ struct PageNumberPaginationTests {
   @Test("keeps filters and sort, and can stop on a total instead of a flag", arguments: TransportKind.allCases)
   func keepsParameters(kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
-      let query: Query = ["category": "books", "sort": "-price", "limit": 4]
+      let query: QueryParameters = ["category": "books", "sort": "-price", "limit": 4]
       var paged: [Product] = []
       let paginator = Paginator<ProductPage>.pageNumber { $0.page * $0.limit < $0.total }
       for try await page in client.pages(of: .get("/products", query: query), using: paginator) {

@@ -53,7 +53,7 @@ private struct PostController {
     APIRequest("posts/\(id)").message(for: .notFound, "Post not found")
   }
 
-  func delete(id: Int) -> APIRequest<Empty> {
+  func delete(id: Int) -> APIRequest<EmptyBody> {
     APIRequest("posts/\(id)").method(.delete).expect(.noContent)
   }
 }
@@ -103,7 +103,7 @@ private struct UserController {
       let gone = await #expect(throws: CourierError.self) { try await client.send(API.post.get(id: created.value.id)) }
       #expect(gone?.userMessage == "Post not found")
 
-      let accepted = try await client.send(APIRequest<Empty>("status/202").expect(202))
+      let accepted = try await client.send(APIRequest<EmptyBody>("status/202").expect(202))
       #expect(accepted.status.code == 202)
       let notCreated = await #expect(throws: CourierError.self) {
         try await client.send(APIRequest<Article>("posts/1").expect(.created))

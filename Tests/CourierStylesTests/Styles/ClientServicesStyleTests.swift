@@ -127,8 +127,8 @@ private struct ProductService {
       #expect(query.header("Content-Type") == "application/json")
       #expect(query.body == #"{"note":"hi"}"#)
 
-      let deleted = try await client.request(endpoint: "/posts/2", method: .delete, as: Empty.self)
-      #expect(deleted == Empty())
+      let deleted = try await client.request(endpoint: "/posts/2", method: .delete, as: EmptyBody.self)
+      #expect(deleted == EmptyBody())
       let text = try await client.request(endpoint: "/text", as: String.self)
       #expect(text == "Grüße, 世界 👋")
     }

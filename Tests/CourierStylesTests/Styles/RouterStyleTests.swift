@@ -96,7 +96,7 @@ extension MovedTaskAPI: EndpointConvertible {
   @available(*, deprecated, message: "uses a conformance that draws the moved-task warning")
   @Test func aTaskOnAPlainEndpointConvertibleIsAppliedNotIgnored() throws {
     let client = APIClient(baseURL: URL(string: "https://api.example.com"))
-    let request = try client.httpRequest(for: MovedTaskAPI.search("lamp shade").endpoint(as: Empty.self))
+    let request = try client.httpRequest(for: MovedTaskAPI.search("lamp shade").endpoint(as: EmptyBody.self))
     #expect(request.path == "/search?q=lamp%20shade")
   }
 
@@ -146,10 +146,10 @@ extension MovedTaskAPI: EndpointConvertible {
   func cancellingOneCallLeavesTheOthersRunning(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       let router = TargetRouter<ShopAPI>(client: client)
-      let (outcome, deliver) = AsyncStream.makeStream(of: Result<Empty, CourierError>.self)
-      let doomed = router.request(.slow(milliseconds: 30_000), as: Empty.self) { deliver.yield($0) }
+      let (outcome, deliver) = AsyncStream.makeStream(of: Result<EmptyBody, CourierError>.self)
+      let doomed = router.request(.slow(milliseconds: 30_000), as: EmptyBody.self) { deliver.yield($0) }
       // Slow enough to be still running when the wait below ends on a stalled machine.
-      let survivor = Task { try await router.request(.slow(milliseconds: 10_000), as: Empty.self) }
+      let survivor = Task { try await router.request(.slow(milliseconds: 10_000), as: EmptyBody.self) }
       let stopwatch = Stopwatch()
       while router.inFlightCount < 2, stopwatch.elapsed < 15 { try await pause(milliseconds: 10) }
       #expect(router.inFlightCount == 2)
@@ -172,9 +172,9 @@ extension MovedTaskAPI: EndpointConvertible {
   func cancelAllEndsEveryCallAndReportsItToCompletions(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       let router = TargetRouter<ShopAPI>(client: client)
-      let (results, delivered) = AsyncStream.makeStream(of: Result<Empty, CourierError>.self)
-      router.request(.slow(milliseconds: 30_000), as: Empty.self) { delivered.yield($0) }
-      router.request(.slow(milliseconds: 30_000), as: Empty.self) { delivered.yield($0) }
+      let (results, delivered) = AsyncStream.makeStream(of: Result<EmptyBody, CourierError>.self)
+      router.request(.slow(milliseconds: 30_000), as: EmptyBody.self) { delivered.yield($0) }
+      router.request(.slow(milliseconds: 30_000), as: EmptyBody.self) { delivered.yield($0) }
       let stopwatch = Stopwatch()
       while router.inFlightCount < 2, stopwatch.elapsed < 15 { try await pause(milliseconds: 10) }
       router.cancelAll()

@@ -143,7 +143,7 @@ extension Endpoint where Value == [Note] {
     let transport = StubTransport(.post("/notes").header("Idempotency-Key").reply(.status(.created)))
     let client = APIClient.testing(baseURL: baseURL, transport: transport)
     let error = await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Empty>.post("/notes", body: NewNote(title: "Hello")))
+      try await client.send(Endpoint<EmptyBody>.post("/notes", body: NewNote(title: "Hello")))
     }
     #expect(
       error?.detail == """

@@ -26,8 +26,8 @@ import Testing
       Endpoint<String>.get("/search", query: ["q": "red shoes", "token": "query-secret"])
         .header(.authorization(bearer: "acc-123456")).header(.cookie, "theme=dark; sid=cookie-secret"))
     _ = try await client.value(Endpoint<Data>.get("/avatar.png"))
-    try await client.send(Endpoint<Empty>.delete("/posts/1").expect(.noContent))
-    try await client.send(Endpoint<Empty>.get("/old").redirects(.none).expect(.movedPermanently))
+    try await client.send(Endpoint<EmptyBody>.delete("/posts/1").expect(.noContent))
+    try await client.send(Endpoint<EmptyBody>.get("/old").redirects(.none).expect(.movedPermanently))
   }
 
   @Test func aWrittenArchiveIsValidJSONWithEveryRequiredHAR12Field() async throws {

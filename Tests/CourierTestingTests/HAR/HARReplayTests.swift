@@ -41,7 +41,7 @@ struct Outcomes: Equatable {
       missing = error
     }
     let posts = try await client.value(Endpoint<[Post]>.get("/posts"))
-    let deleted = try await client.send(Endpoint<Empty>.delete("/posts/\(created.value.id)").expect(.noContent))
+    let deleted = try await client.send(Endpoint<EmptyBody>.delete("/posts/\(created.value.id)").expect(.noContent))
     return Outcomes(
       login: login, me: me, products: products, created: created.value, createdStatus: created.status.code,
       fetched: fetched, missingStatus: missing?.status?.code, missingMessage: missing?.userMessage, posts: posts,

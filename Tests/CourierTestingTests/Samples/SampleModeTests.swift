@@ -72,7 +72,9 @@ enum MovieAPI: EndpointConvertible {
 
   @Test func callsWithoutASampleFailNamingTheEndpoint() async {
     let client = APIClient.sampling()
-    let error = await #expect(throws: CourierError.self) { try await client.send(MovieAPI.unsampled, as: Empty.self) }
+    let error = await #expect(throws: CourierError.self) {
+      try await client.send(MovieAPI.unsampled, as: EmptyBody.self)
+    }
     #expect(error?.kind == .transport)
     #expect(
       error?.detail == "GET /movies/unsampled has no sample response; declare one with .sample(...) on the endpoint")
@@ -99,7 +101,7 @@ enum MovieAPI: EndpointConvertible {
     let users = try await client.value(Endpoint<[User]>.get("/users").sample(.file(fixture)))
     #expect(users.map(\.name) == ["Ada", "Grace"])
     let created = try await client.send(
-      Endpoint<Empty>.post("/users").sample(SampleResponse(status: .created, headerFields: [.location: "/users/3"]))
+      Endpoint<EmptyBody>.post("/users").sample(SampleResponse(status: .created, headerFields: [.location: "/users/3"]))
         .expect(.created))
     #expect(created.headerFields[.location] == "/users/3")
     #expect(try SampleResponse.file(fixture).loadBody().count == 47)
@@ -111,6 +113,6 @@ enum MovieAPI: EndpointConvertible {
       configuration.interceptors = [SampleInterceptor(.immediate, missing: .passThrough)]
     }
     #expect(try await client.value(.user(id: 5)).name == "Sample 5")
-    await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/unsampled")) }
+    await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/unsampled")) }
   }
 }

@@ -21,8 +21,10 @@ import Testing
     #expect(try await client.value(Endpoint<String>.get("/users/42")) == "user 42")
     #expect(try await client.value(Endpoint<String>.get("/files/a.png")) == "one file")
     #expect(try await client.value(Endpoint<String>.get("/files/a/b.png")) == "anything under files")
-    #expect(try await client.send(Endpoint<Empty>.delete("/users/42")).status == .noContent)
-    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.post("/users/42")) }
+    #expect(try await client.send(Endpoint<EmptyBody>.delete("/users/42")).status == .noContent)
+    let error = await #expect(throws: CourierError.self) {
+      try await client.send(Endpoint<EmptyBody>.post("/users/42"))
+    }
     #expect(error?.kind == .transport)
     #expect(transport.requests.map(\.pathParameters) == [["id": "42"], [:], [:], ["id": "42"], [:]])
   }
@@ -98,9 +100,9 @@ import Testing
     #expect(try await client.value(reordered).id == 1)
     #expect(try await client.value(Endpoint<Post>.post("/posts", body: NewPost(title: "Hi", body: "there"))).id == 1)
     #expect(try await client.value(Endpoint<String>.post("/notes").body(.text("an urgent one"))) == "urgent note")
-    #expect(try await client.send(Endpoint<Empty>.post("/upload").body(Data("abcd".utf8))).status == .created)
+    #expect(try await client.send(Endpoint<EmptyBody>.post("/upload").body(Data("abcd".utf8))).status == .created)
     let small = await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Empty>.post("/upload").body(Data("ab".utf8)))
+      try await client.send(Endpoint<EmptyBody>.post("/upload").body(Data("ab".utf8)))
     }
     #expect(small?.detail.contains("the body does not match more than 3 bytes") == true)
     await #expect(throws: CourierError.self) {
@@ -116,14 +118,14 @@ import Testing
     #expect(try await client.value(Endpoint<[String: Bool]>.get("/feature-flags")) == ["beta": true])
     #expect(transport.requests.map(\.stub) == ["GET /feature-flags", "beta on"])
     transport.removeAllStubs()
-    await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/feature-flags")) }
+    await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/feature-flags")) }
   }
 
   @Test func requestsCanBeCountedByAnyStubShape() async throws {
     let transport = StubTransport(.any)
     let client = client(transport)
-    for id in [1, 2, 1] { try await client.send(Endpoint<Empty>.get("/users/\(id)")) }
-    try await client.send(Endpoint<Empty>.post("/users", body: ["name": "Ada"]))
+    for id in [1, 2, 1] { try await client.send(Endpoint<EmptyBody>.get("/users/\(id)")) }
+    try await client.send(Endpoint<EmptyBody>.post("/users", body: ["name": "Ada"]))
     #expect(transport.requests(matching: .get("/users/:id")).count == 3)
     #expect(transport.requests(matching: .get("/users/1")).count == 2)
     #expect(transport.requests(matching: .post("/users").body(containing: "Ada")).count == 1)

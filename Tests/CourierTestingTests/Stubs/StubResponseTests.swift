@@ -44,7 +44,7 @@ import FoundationNetworking
     let transport = StubTransport(.get("/slow").reply(.status(.ok).delayed(by: 3600)))
     let client = APIClient.testing(transport: transport)
     let start = ProcessInfo.processInfo.systemUptime
-    let task = Task { try await client.send(Endpoint<Empty>.get("/slow")) }
+    let task = Task { try await client.send(Endpoint<EmptyBody>.get("/slow")) }
     try await Task.sleep(nanoseconds: 50_000_000)
     task.cancel()
     let error = await #expect(throws: CourierError.self) { try await task.value }
@@ -62,7 +62,7 @@ import FoundationNetworking
     ]
     for (response, kind, retryable) in cases {
       let client = APIClient.testing(stubs: [.any.reply(response)])
-      let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a")) }
+      let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/a")) }
       #expect(error?.kind == kind)
       #expect(error?.isRetryable == retryable, "\(kind)")
       #expect(error?.request?.path == "/a")
@@ -87,7 +87,7 @@ import FoundationNetworking
     let echoed = try await client.send(Endpoint<String>.post("/echo").body(.text("hello")))
     #expect(echoed.value == "hello")
     #expect(echoed.headerFields[.contentType] == "text/plain; charset=utf-8")
-    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/boom")) }
+    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/boom")) }
     #expect(error?.kind == .noConnection)
   }
 
@@ -121,9 +121,9 @@ import FoundationNetworking
     let transport = StubTransport(.post("/posts").named("create post").reply(.status(.created)))
     let client = APIClient.testing(transport: transport)
     try await client.send(
-      Endpoint<Empty>.post("/posts", body: NewPost(title: "Hi", body: "there")).query(["draft": true]).timeout(45)
+      Endpoint<EmptyBody>.post("/posts", body: NewPost(title: "Hi", body: "there")).query(["draft": true]).timeout(45)
         .expect(.created))
-    await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/nothing")) }
+    await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/nothing")) }
     let recorded = transport.requests
     #expect(recorded.count == 2)
     #expect(recorded[0].method == .post)

@@ -16,7 +16,7 @@ import Testing
     )
     let client = APIClient.testing(baseURL: exampleBaseURL, transport: transport)
     let error = await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Empty>.post("/posts", body: ["title": "Hi"]))
+      try await client.send(Endpoint<EmptyBody>.post("/posts", body: ["title": "Hi"]))
     }
     let failure = try #require(error?.underlyingError as? UnmatchedRequestError)
     #expect(error?.kind == .transport)
@@ -38,7 +38,7 @@ import Testing
     let seen = Locked<[String]>([])
     let transport = StubTransport(onUnmatched: { failure in seen.withLock { $0.append(failure.description) } })
     let error = await #expect(throws: CourierError.self) {
-      try await APIClient.testing(transport: transport).send(Endpoint<Empty>.get("/anything"))
+      try await APIClient.testing(transport: transport).send(Endpoint<EmptyBody>.get("/anything"))
     }
     #expect(error?.detail.hasPrefix("No stub matches GET https://api.example.test/anything") == true)
     #expect(error?.detail.contains("The transport has no stubs") == true)
@@ -52,9 +52,9 @@ import Testing
     }
     #expect(client.stubTransport != nil)
     #expect(client.configuration.timeout == 45)
-    #expect(try await client.send(Endpoint<Empty>.get("/ok")).status == .ok)
+    #expect(try await client.send(Endpoint<EmptyBody>.get("/ok")).status == .ok)
     let error = await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Empty>.get("https://example.com/"))
+      try await client.send(Endpoint<EmptyBody>.get("https://example.com/"))
     }
     #expect(error?.underlyingError is UnmatchedRequestError, "answered by the stubs, not the network")
     #expect(client.stubTransport?.requests.count == 2)

@@ -33,8 +33,8 @@ private struct PriorityHeader: Interceptor {
   @Test func aThirdPartyInterceptorReadsItsOwnPerEndpointSetting() async throws {
     let transport = StubTransport(.any.reply(.status(.ok)))
     let client = APIClient.stubbed(transport) { $0.interceptors = [PriorityHeader()] }
-    try await client.send(Endpoint<Empty>.get("/urgent").priority(7))
-    try await client.send(Endpoint<Empty>.get("/default"))
+    try await client.send(Endpoint<EmptyBody>.get("/urgent").priority(7))
+    try await client.send(Endpoint<EmptyBody>.get("/default"))
     #expect(transport.requests.map { $0.request.headerFields[HTTPField.Name("X-Priority")!] } == ["7", "0"])
   }
 
@@ -51,7 +51,7 @@ private struct PriorityHeader: Interceptor {
   }
 
   @Test func endpointsAreValuesSoAttributesDoNotLeakBetweenCopies() {
-    let base = Endpoint<Empty>.get("/a")
+    let base = Endpoint<EmptyBody>.get("/a")
     let urgent = base.priority(9)
     #expect(base[Priority.self] == 0)
     #expect(urgent[Priority.self] == 9)
@@ -60,12 +60,12 @@ private struct PriorityHeader: Interceptor {
   @Test func theTransportSeesTheCallsAttributes() async throws {
     let transport = StubTransport(.any.reply(.status(.ok)))
     let client = APIClient.stubbed(transport)
-    try await client.send(Endpoint<Empty>.get("/a").priority(2).timeout(45))
+    try await client.send(Endpoint<EmptyBody>.get("/a").priority(2).timeout(45))
     let options = try #require(transport.requests.first?.options)
     #expect(options[Priority.self] == 2)
     #expect(options.timeout == 45)
     #expect(!options.deliversBodyIncrementally)
-    _ = try await client.stream(Endpoint<Empty>.get("/b")).body.collect()
+    _ = try await client.stream(Endpoint<EmptyBody>.get("/b")).body.collect()
     #expect(transport.requests.last?.options.deliversBodyIncrementally == true)
   }
 
@@ -82,7 +82,7 @@ private struct PriorityHeader: Interceptor {
       $0.maxResponseBytes = 1000
     }
     try await client.send(
-      Endpoint<Empty>.get("/a").maxResponseBytes(10).idleTimeout(5).redirects(.none).onTransportStart {}
+      Endpoint<EmptyBody>.get("/a").maxResponseBytes(10).idleTimeout(5).redirects(.none).onTransportStart {}
         .onUploadProgress { _ in }.onDownloadProgress { _ in })
     let context = try #require(seen.withLock { $0 })
     #expect(context.attributes.isEmpty)
@@ -95,7 +95,7 @@ private struct PriorityHeader: Interceptor {
     let options = try #require(transport.requests.first?.options)
     #expect(options.maxResponseBytes == 10 && options.idleTimeout == 5 && options.deliversBodyIncrementally)
 
-    try await client.send(Endpoint<Empty>.get("/b").priority(1))
+    try await client.send(Endpoint<EmptyBody>.get("/b").priority(1))
     let plain = try #require(seen.withLock { $0 })
     #expect(plain[Priority.self] == 1)
     #expect(plain.maxResponseBytes == 1000, "the client's limit")
@@ -109,12 +109,12 @@ private struct PriorityHeader: Interceptor {
     let client = APIClient.stubbed(transport) {
       $0.interceptors = [RetryInterceptor(clock: TestDelayClock())]
     }
-    try await client.send(Endpoint<Empty>.get("/a").onTransportStart { starts.withLock { $0 += 1 } })
+    try await client.send(Endpoint<EmptyBody>.get("/a").onTransportStart { starts.withLock { $0 += 1 } })
     #expect(transport.requests.count == 2)
     #expect(starts.withLock { $0 } == 1)
     await #expect(throws: CourierError.self) {
       try await client.send(
-        Endpoint<Empty>.get("/bad header").header("X-Bad", "a\nb").onTransportStart {
+        Endpoint<EmptyBody>.get("/bad header").header("X-Bad", "a\nb").onTransportStart {
           starts.withLock { $0 += 1 }
         })
     }

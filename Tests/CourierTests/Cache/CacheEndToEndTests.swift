@@ -127,10 +127,10 @@ struct CachedResource: Decodable, Sendable {
       try await cached.send(resource)
       #expect(try await cached.send(resource).cacheStatus == .hit)
       let stored = try cached.httpRequest(for: resource).path ?? ""
-      try await cached.send(Endpoint<Empty>.post("/cache/resource/elsewhere").query(["location": .string(stored)]))
+      try await cached.send(Endpoint<EmptyBody>.post("/cache/resource/elsewhere").query(["location": .string(stored)]))
       #expect(try await cached.send(resource).cacheStatus == .miss, "invalidated by Location")
       #expect(try await cached.send(resource).cacheStatus == .hit)
-      try await cached.send(Endpoint<Empty>.post("/cache/resource/iv").query(["cc": "max-age=600"]))
+      try await cached.send(Endpoint<EmptyBody>.post("/cache/resource/iv").query(["cc": "max-age=600"]))
       let after = try await cached.send(resource)
       #expect(after.cacheStatus == .miss, "invalidated as the target")
       #expect(after.value.version == 2, "the POST made a new version")

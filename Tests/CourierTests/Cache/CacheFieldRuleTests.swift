@@ -377,7 +377,7 @@ import Testing
     let origin = origin(clock: TestDelayClock())
     let client = origin.client()
     try await part(client, "bytes=0-4")
-    try await client.send(Endpoint<Empty>.post("/a"))
+    try await client.send(Endpoint<EmptyBody>.post("/a"))
     #expect(try await part(client, "bytes=0-4").cacheStatus == .miss)
   }
 

@@ -127,7 +127,7 @@ import Testing
     }
     let client = origin.client()
     for path in ["/created", "/created", "/error", "/error"] {
-      _ = try? await client.send(Endpoint<Empty>.get(path))
+      _ = try? await client.send(Endpoint<EmptyBody>.get(path))
     }
     #expect(origin.hits == 4)
   }
@@ -347,15 +347,15 @@ import Testing
     }
     let client = origin.client()
     for path in ["/items", "/items/2", "/items/3", "/items/4"] { try await client.send(Endpoint<String>.get(path)) }
-    try await client.send(Endpoint<Empty>.post("/items"))
+    try await client.send(Endpoint<EmptyBody>.post("/items"))
     #expect(try await client.send(Endpoint<String>.get("/items")).cacheStatus == .miss)
     #expect(try await client.send(Endpoint<String>.get("/items/2")).cacheStatus == .miss)
     #expect(try await client.send(Endpoint<String>.get("/items/3")).cacheStatus == .miss)
     #expect(try await client.send(Endpoint<String>.get("/items/4")).cacheStatus == .hit)
-    _ = try? await client.send(Endpoint<Empty>.put("/items/4"))
+    _ = try? await client.send(Endpoint<EmptyBody>.put("/items/4"))
     #expect(
       try await client.send(Endpoint<String>.get("/items/4")).cacheStatus == .hit, "a failed PUT invalidates nothing")
-    try await client.send(Endpoint<Empty>.delete("/items/4"))
+    try await client.send(Endpoint<EmptyBody>.delete("/items/4"))
     #expect(try await client.send(Endpoint<String>.get("/items/4")).cacheStatus == .miss)
     #expect(
       try await client.send(Endpoint<String>.get("/items/4")).cacheStatus == .hit, "other origins were not touched")

@@ -11,7 +11,7 @@ import Testing
 
   func url(_ base: String?, _ path: String) throws -> String {
     let client = APIClient.stubbed(StubTransport(.any)) { $0.baseURL = base.flatMap(URL.init(string:)) }
-    return try client.httpRequest(for: Endpoint<Empty>.get(path)).url?.absoluteString ?? "nil"
+    return try client.httpRequest(for: Endpoint<EmptyBody>.get(path)).url?.absoluteString ?? "nil"
   }
 
   @Test(arguments: [
@@ -42,15 +42,15 @@ import Testing
 
   @Test func aQuestionMarkInThePathStartsAQueryKeptBeforeTheEndpointQuery() throws {
     #expect(try url("https://x.test/v1", "/search?q=a b&tag=c#d") == "https://x.test/v1/search?q=a%20b&tag=c%23d")
-    let request = try client.httpRequest(for: Endpoint<Empty>.get("/search?q=x", query: ["page": 2]))
+    let request = try client.httpRequest(for: Endpoint<EmptyBody>.get("/search?q=x", query: ["page": 2]))
     #expect(request.path == "/v1/search?q=x&page=2")
     #expect(try url("https://x.test", "/a?") == "https://x.test/a")
   }
 
   @Test func sameTypedDictionaryLiteralsKeepTheirOrder() throws {
-    let request = try client.httpRequest(for: Endpoint<Empty>.get("/a").query(["z": "1", "a": "2"]))
+    let request = try client.httpRequest(for: Endpoint<EmptyBody>.get("/a").query(["z": "1", "a": "2"]))
     #expect(request.path == "/v1/a?z=1&a=2")
-    let form = try client.httpRequest(for: Endpoint<Empty>.post("/a").body(form: ["z": "1", "a": "2"]))
+    let form = try client.httpRequest(for: Endpoint<EmptyBody>.post("/a").body(form: ["z": "1", "a": "2"]))
     #expect(form.headerFields[.contentType] == "application/x-www-form-urlencoded")
   }
 
@@ -58,20 +58,21 @@ import Testing
     #expect(
       try url("https://api.example.com/v1", "https://cdn.example.org/img/1.png") == "https://cdn.example.org/img/1.png")
     #expect(try url(nil, "http://127.0.0.1:9/x?a=1") == "http://127.0.0.1:9/x?a=1")
-    let withQuery = try client.httpRequest(for: Endpoint<Empty>.get("https://cdn.example.org/i?a=1").query(["b": 2]))
+    let withQuery = try client.httpRequest(
+      for: Endpoint<EmptyBody>.get("https://cdn.example.org/i?a=1").query(["b": 2]))
     #expect(withQuery.url?.absoluteString == "https://cdn.example.org/i?a=1&b=2")
   }
 
   @Test func endpointBaseURLOverridesTheClients() throws {
     let request = try client.httpRequest(
-      for: Endpoint<Empty>.get("/v2/x").baseURL(URL(string: "https://other.example.com")!))
+      for: Endpoint<EmptyBody>.get("/v2/x").baseURL(URL(string: "https://other.example.com")!))
     #expect(request.url?.absoluteString == "https://other.example.com/v2/x")
   }
 
   @Test func baseURLQueryIsKeptAndExtended() throws {
     #expect(try url("https://x.test/api?key=1", "/a") == "https://x.test/api/a?key=1")
     let client = APIClient.stubbed(StubTransport(.any)) { $0.baseURL = URL(string: "https://x.test/api?key=1") }
-    let request = try client.httpRequest(for: Endpoint<Empty>.get("/a", query: ["b": "2"]))
+    let request = try client.httpRequest(for: Endpoint<EmptyBody>.get("/a", query: ["b": "2"]))
     #expect(request.url?.absoluteString == "https://x.test/api/a?key=1&b=2")
   }
 
@@ -93,7 +94,7 @@ import Testing
 
   @Test func nonHTTPBaseURLIsRejectedAtSendTime() async {
     let client = APIClient.stubbed(StubTransport(.any)) { $0.baseURL = URL(string: "ftp://x.test") }
-    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a")) }
+    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/a")) }
     #expect(error?.kind == .invalidURL)
   }
 }
@@ -104,7 +105,8 @@ import Testing
       $0.defaultHeaders = [.accept: "text/html", .userAgent: "UA"]
     }
     let request = try client.httpRequest(
-      for: Endpoint<Empty>.get("/a").header(.accept("application/json")).header("X-Trace", "1").header("x-trace", "2"))
+      for: Endpoint<EmptyBody>.get("/a").header(.accept("application/json")).header("X-Trace", "1").header(
+        "x-trace", "2"))
     #expect(request.headerFields[values: .accept] == ["application/json"])
     #expect(request.headerFields[values: HTTPField.Name("X-Trace")!] == ["2"])
     #expect(request.headerFields[.userAgent] == "UA")
@@ -115,7 +117,7 @@ import Testing
     let transport = StubTransport(.any)
     let client = APIClient.stubbed(transport)
     let error = await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Empty>.get("/a").header("X-Token", value))
+      try await client.send(Endpoint<EmptyBody>.get("/a").header("X-Token", value))
     }
     #expect(error?.kind == .invalidRequest)
     #expect(error?.detail.contains("X-Token") == true)
@@ -125,7 +127,7 @@ import Testing
   @Test func bearerTokenWithNewlineIsRejected() {
     let client = APIClient.stubbed(StubTransport(.any))
     let error = #expect(throws: CourierError.self) {
-      try client.httpRequest(for: Endpoint<Empty>.get("/a").header(.authorization(bearer: "abc\n")))
+      try client.httpRequest(for: Endpoint<EmptyBody>.get("/a").header(.authorization(bearer: "abc\n")))
     }
     #expect(error?.kind == .invalidRequest)
   }
@@ -133,7 +135,7 @@ import Testing
   @Test func invalidHeaderNameIsRejected() {
     let client = APIClient.stubbed(StubTransport(.any))
     let error = #expect(throws: CourierError.self) {
-      try client.httpRequest(for: Endpoint<Empty>.get("/a").header("Bad Name", "v"))
+      try client.httpRequest(for: Endpoint<EmptyBody>.get("/a").header("Bad Name", "v"))
     }
     #expect(error?.kind == .invalidRequest)
   }
@@ -175,12 +177,12 @@ import Testing
       { (HTTPResponse(status: .ok), BodyStream()) }
     }
     let client = APIClient(configuration: .init(baseURL: URL(string: "https://x.test"), transport: GzipTransport()))
-    let request = try client.httpRequest(for: Endpoint<Empty>.get("/"))
+    let request = try client.httpRequest(for: Endpoint<EmptyBody>.get("/"))
     #expect(request.headerFields[.acceptEncoding] == "gzip;q=1.0, deflate;q=0.9")
     #expect(request.headerFields[.userAgent]?.contains("Courier/") == true)
     #expect(request.headerFields[.acceptLanguage] != nil)
     let silent = APIClient.stubbed(StubTransport(.any))
-    #expect(try silent.httpRequest(for: Endpoint<Empty>.get("/")).headerFields[.acceptEncoding] == nil)
+    #expect(try silent.httpRequest(for: Endpoint<EmptyBody>.get("/")).headerFields[.acceptEncoding] == nil)
   }
 }
 
@@ -194,7 +196,7 @@ import Testing
   @Test func encodableQueryFollowsHandWrittenQueryInOrder() throws {
     let client = APIClient.stubbed(StubTransport(.any))
     let request = try client.httpRequest(
-      for: Endpoint<Empty>.get("/p", query: ["page": 2]).query(
+      for: Endpoint<EmptyBody>.get("/p", query: ["page": 2]).query(
         Filter(category: nil, tags: ["a b", "c"], inStock: true)))
     #expect(request.path == "/v1/p?page=2&tags%5B%5D=a%20b&tags%5B%5D=c&inStock=true")
   }
@@ -203,18 +205,19 @@ import Testing
     let client = APIClient.stubbed(StubTransport(.any)) { $0.queryEncoder.encodesBoolsAsNumbers = true }
     let filter = Filter(category: "x", tags: ["a", "b"], inStock: false)
     #expect(
-      try client.httpRequest(for: Endpoint<Empty>.get("/p").query(filter)).path
+      try client.httpRequest(for: Endpoint<EmptyBody>.get("/p").query(filter)).path
         == "/v1/p?category=x&tags%5B%5D=a&tags%5B%5D=b&inStock=0")
-    let endpoint = Endpoint<Empty>.get("/p").query(filter).queryEncoder(URLQueryEncoder(arrayEncoding: .commaSeparated))
+    let endpoint = Endpoint<EmptyBody>.get("/p").query(filter).queryEncoder(
+      URLQueryEncoder(arrayEncoding: .commaSeparated))
     #expect(try client.httpRequest(for: endpoint).path == "/v1/p?category=x&tags=a%2Cb&inStock=false")
   }
 
   @Test func jsonBodySetsContentTypeUnlessTheCallerDid() async throws {
     let transport = StubTransport(.any)
     let client = APIClient.stubbed(transport)
-    try await client.send(Endpoint<Empty>.post("/a", body: ["name": "Zoë"]))
+    try await client.send(Endpoint<EmptyBody>.post("/a", body: ["name": "Zoë"]))
     try await client.send(
-      Endpoint<Empty>.post("/a", body: ["name": "Zoë"]).header(.contentType("application/vnd.api+json")))
+      Endpoint<EmptyBody>.post("/a", body: ["name": "Zoë"]).header(.contentType("application/vnd.api+json")))
     #expect(transport.requests[0].headerFields[values: .contentType] == ["application/json"])
     #expect(transport.requests[1].headerFields[values: .contentType] == ["application/vnd.api+json"])
     #expect(transport.requests[0].body == Data(#"{"name":"Zoë"}"#.utf8))
@@ -223,7 +226,8 @@ import Testing
   @Test func formBodyUsesTheQueryEngine() async throws {
     let transport = StubTransport(.any)
     let client = APIClient.stubbed(transport)
-    try await client.send(Endpoint<Empty>.post("/login").body(form: ["email": "a+b@x.test", "password": "p&w=1 2"]))
+    try await client.send(
+      Endpoint<EmptyBody>.post("/login").body(form: ["email": "a+b@x.test", "password": "p&w=1 2"]))
     #expect(transport.requests[0].headerFields[.contentType] == "application/x-www-form-urlencoded")
     #expect(
       transport.requests[0].body.map { String(decoding: $0, as: UTF8.self) }
@@ -236,7 +240,7 @@ import Testing
     let client = APIClient.stubbed(transport)
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
-    try await client.send(Endpoint<Empty>.post("/a", body: Payload(userName: "x")).encoder(encoder))
+    try await client.send(Endpoint<EmptyBody>.post("/a", body: Payload(userName: "x")).encoder(encoder))
     #expect(transport.requests[0].body == Data(#"{"user_name":"x"}"#.utf8))
   }
 
@@ -245,7 +249,7 @@ import Testing
     let transport = StubTransport(.any)
     let client = APIClient.stubbed(transport)
     let error = await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Empty>.get("/a").query(Bad(price: .nan)))
+      try await client.send(Endpoint<EmptyBody>.get("/a").query(Bad(price: .nan)))
     }
     #expect(error?.kind == .encoding)
     #expect(error?.codingPath == "price")
@@ -255,7 +259,7 @@ import Testing
   @Test func unencodableJSONBodyIsATypedError() async {
     let client = APIClient.stubbed(StubTransport(.any))
     let error = await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Empty>.post("/a", body: ["ratio": Double.infinity]))
+      try await client.send(Endpoint<EmptyBody>.post("/a", body: ["ratio": Double.infinity]))
     }
     #expect(error?.kind == .encoding)
     #expect(error?.codingPath == "ratio")
@@ -265,12 +269,12 @@ import Testing
     let transport = StubTransport(.any)
     let client = APIClient.testing(baseURL: URL(string: "https://x.test")!, transport: transport)
     if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
-      try await client.send(Endpoint<Empty>("login").method(.post).timeout(.seconds(25.5)))
+      try await client.send(Endpoint<EmptyBody>("login").method(.post).timeout(.seconds(25.5)))
       #expect(transport.requests.last?.options.timeout == 25.5)
     }
-    try await client.send(Endpoint<Empty>("login").timeout(40))
+    try await client.send(Endpoint<EmptyBody>("login").timeout(40))
     #expect(transport.requests.last?.options.timeout == 40)
-    try await client.send(Endpoint<Empty>("login"))
+    try await client.send(Endpoint<EmptyBody>("login"))
     #expect(transport.requests.last?.options.timeout == 60)
   }
 }
@@ -281,12 +285,12 @@ import Testing
 
   static func problem(_ value: String) -> CourierError? {
     #expect(throws: CourierError.self) {
-      try client.httpRequest(for: Endpoint<Empty>.get("/a").header("X-Note", value))
+      try client.httpRequest(for: Endpoint<EmptyBody>.get("/a").header("X-Note", value))
     }
   }
 
   @Test func visibleASCIISpacesAndTabsAreSentAsWritten() throws {
-    let request = try Self.client.httpRequest(for: Endpoint<Empty>.get("/a").header("X-Note", "a b\tc ~!\"#"))
+    let request = try Self.client.httpRequest(for: Endpoint<EmptyBody>.get("/a").header("X-Note", "a b\tc ~!\"#"))
     #expect(request.headerFields[HTTPField.Name("X-Note")!] == "a b\tc ~!\"#")
   }
 
@@ -309,7 +313,7 @@ import Testing
     let client = APIClient.stubbed(transport) {
       $0.defaultHeaders[HTTPField.Name("X-Team")!] = "\u{00E9}quipe"
     }
-    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a")) }
+    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/a")) }
     #expect(error?.kind == .invalidRequest)
     #expect(error?.detail.contains("\"X-Team\"") == true)
     #expect(transport.requests.isEmpty)

@@ -38,9 +38,9 @@ import Testing
     let client = APIClient.stubbed(StubTransport(.any.reply(.body("Grüße 👋"))))
     #expect(try await client.value(Endpoint<String>.get("/t")) == "Grüße 👋")
     #expect(try await client.value(Endpoint<Data>.get("/t")) == Data("Grüße 👋".utf8))
-    #expect(try await client.value(Endpoint<Empty>.get("/t")) == Empty())
+    #expect(try await client.value(Endpoint<EmptyBody>.get("/t")) == EmptyBody())
     let noContent = APIClient.stubbed(StubTransport(.any.reply(.status(.noContent))))
-    #expect(try await noContent.send(Endpoint<Empty>.delete("/t")).status == .noContent)
+    #expect(try await noContent.send(Endpoint<EmptyBody>.delete("/t")).status == .noContent)
   }
 
   @Test func latin1TextIsDecodedByItsCharset() async throws {
@@ -67,13 +67,13 @@ import Testing
   @Test func expectNarrowsTheAcceptedStatuses() async throws {
     let client = APIClient.stubbed(StubTransport(.any.reply(.status(.ok))))
     let error = await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Empty>.post("/a").expect(.created))
+      try await client.send(Endpoint<EmptyBody>.post("/a").expect(.created))
     }
     #expect(error?.kind == .unacceptableStatus)
     let redirect = APIClient.stubbed(StubTransport(.any.reply(.status(.notModified))))
-    #expect(try await redirect.send(Endpoint<Empty>.get("/a").expect(.ok, .notModified)).status == .notModified)
-    #expect(try await redirect.send(Endpoint<Empty>.get("/a").expectAnyStatus()).status == .notModified)
-    #expect(try await redirect.send(Endpoint<Empty>.get("/a").expect(200..<400)).status == .notModified)
+    #expect(try await redirect.send(Endpoint<EmptyBody>.get("/a").expect(.ok, .notModified)).status == .notModified)
+    #expect(try await redirect.send(Endpoint<EmptyBody>.get("/a").expectAnyStatus()).status == .notModified)
+    #expect(try await redirect.send(Endpoint<EmptyBody>.get("/a").expect(200..<400)).status == .notModified)
   }
 
   @Test func customMessageWinsOverServerMessageAndDefault() async {
@@ -98,14 +98,14 @@ import Testing
   @Test(arguments: [408, 429, 500, 502, 503, 504])
   func retryableStatuses(_ code: Int) async {
     let client = APIClient.stubbed(StubTransport(.any.reply(.status(HTTPResponse.Status(code: code)))))
-    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a")) }
+    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/a")) }
     #expect(error?.isRetryable == true)
   }
 
   @Test(arguments: [400, 401, 403, 404, 409, 422, 501])
   func nonRetryableStatuses(_ code: Int) async {
     let client = APIClient.stubbed(StubTransport(.any.reply(.status(HTTPResponse.Status(code: code)))))
-    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a")) }
+    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/a")) }
     #expect(error?.isRetryable == false)
   }
 
@@ -131,7 +131,7 @@ import Testing
     let client = APIClient.stubbed(StubTransport(.any.reply(.status(.noContent))))
     let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Item>.get("/a")) }
     #expect(error?.kind == .decoding)
-    #expect(error?.detail.contains("Endpoint<Empty>") == true)
+    #expect(error?.detail.contains("Endpoint<EmptyBody>") == true)
   }
 
   @Test func customDecodeClosure() async throws {
@@ -161,7 +161,7 @@ import Testing
     ]
     for (code, kind) in cases {
       let client = APIClient.stubbed(StubTransport(.any.reply(.urlError(code))))
-      let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a")) }
+      let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/a")) }
       #expect(error?.kind == kind, "\(code)")
       #expect(error?.request != nil)
       #expect(error?.underlyingError is URLError)
@@ -171,11 +171,13 @@ import Testing
   @Test func unknownTransportErrorsAreWrappedAndCancellationErrorIsCancellation() async {
     struct Weird: Error {}
     let weird = APIClient.stubbed(StubTransport(.any.reply(.error(Weird()))))
-    let error = await #expect(throws: CourierError.self) { try await weird.send(Endpoint<Empty>.get("/a")) }
+    let error = await #expect(throws: CourierError.self) { try await weird.send(Endpoint<EmptyBody>.get("/a")) }
     #expect(error?.kind == .transport)
     #expect(error?.underlyingError is Weird)
     let cancelled = APIClient.stubbed(StubTransport(.any.reply(.error(CancellationError()))))
-    let cancellation = await #expect(throws: CourierError.self) { try await cancelled.send(Endpoint<Empty>.get("/a")) }
+    let cancellation = await #expect(throws: CourierError.self) {
+      try await cancelled.send(Endpoint<EmptyBody>.get("/a"))
+    }
     #expect(cancellation?.isCancellation == true)
     #expect(cancellation?.isRetryable == false)
   }
@@ -188,7 +190,7 @@ import Testing
           try? await pause(milliseconds: 10000)
           throw Weird()
         }))
-    let task = Task { try await client.send(Endpoint<Empty>.get("/a")) }
+    let task = Task { try await client.send(Endpoint<EmptyBody>.get("/a")) }
     try? await pause(milliseconds: 50)
     task.cancel()
     let error = await #expect(throws: CourierError.self) { try await task.value }
@@ -197,7 +199,7 @@ import Testing
 
   @Test func errorDescriptionsAreUseful() async {
     let client = APIClient.stubbed(StubTransport(.any.reply(.body(#"{"oops":true}"#, status: .internalServerError))))
-    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/boom")) }
+    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/boom")) }
     let text = error.map { String(describing: $0) } ?? ""
     #expect(text.contains("unacceptableStatus"))
     #expect(text.contains("GET https://api.example.com/v1/boom"))
@@ -226,7 +228,7 @@ import Testing
     var method: HTTPRequest.Method {
       if case .rate = self { .post } else { .get }
     }
-    var query: Query {
+    var query: QueryParameters {
       if case .popular(let page) = self { ["page": .int(Int64(page))] } else { [:] }
     }
     var body: Payload? {
@@ -238,8 +240,8 @@ import Testing
   @Test func enumCasesDescribeEveryPartOfTheRequest() async throws {
     let transport = StubTransport(.any.reply(.body("{}")))
     let client = APIClient.stubbed(transport)
-    try await client.send(MovieAPI.popular(page: 2), as: Empty.self)
-    try await client.send(MovieAPI.rate(id: 7, stars: 4), as: Empty.self)
+    try await client.send(MovieAPI.popular(page: 2), as: EmptyBody.self)
+    try await client.send(MovieAPI.rate(id: 7, stars: 4), as: EmptyBody.self)
     try await client.send(MovieAPI.poster(id: 7), as: Data.self)
     let requests = transport.requests
     #expect(requests[0].url?.absoluteString == "https://api.example.com/v1/movies/popular?page=2")

@@ -62,13 +62,13 @@ import Testing
       $0.addHeaders { [HTTPField.Name("X-Ok")!: "yes"] }
       $0.addEncodedHeaders(["X-Bad": "a\r\nInjected: 1"])
     }
-    let error = #expect(throws: CourierError.self) { try injected.httpRequest(for: Endpoint<Empty>.get("/")) }
+    let error = #expect(throws: CourierError.self) { try injected.httpRequest(for: Endpoint<EmptyBody>.get("/")) }
     #expect(error?.kind == .invalidRequest, "\(String(describing: error))")
 
     let nested = APIClient(baseURL: URL(string: "https://api.example.test")) {
       $0.addEncodedHeaders(Nested())
     }
-    let nestedError = #expect(throws: CourierError.self) { try nested.httpRequest(for: Endpoint<Empty>.get("/")) }
+    let nestedError = #expect(throws: CourierError.self) { try nested.httpRequest(for: Endpoint<EmptyBody>.get("/")) }
     #expect(nestedError?.kind == .invalidRequest)
   }
 }

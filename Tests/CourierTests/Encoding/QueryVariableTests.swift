@@ -23,7 +23,7 @@ import Testing
     let inStock = true
     let since = Date(timeIntervalSince1970: 0)
     let slice = "abc".dropFirst()
-    let endpoint = Endpoint<Empty>.get("/p")
+    let endpoint = Endpoint<EmptyBody>.get("/p")
       .query("q", text).query("page", page).query("small", small).query("big", big).query("ratio", ratio)
       .query("single", single).query("inStock", inStock).query("since", since).query("slice", slice)
     #expect(
@@ -37,7 +37,7 @@ import Testing
     let some: String? = "x"
     let tags = ["a", "b"]
     let maybeTags: [Int]? = [1]
-    let endpoint = Endpoint<Empty>.get("/p")
+    let endpoint = Endpoint<EmptyBody>.get("/p")
       .query("none", none).query("some", some).query("tags", tags).query("ids", maybeTags)
     #expect(try Self.query(endpoint) == "some=x&tags[]=a&tags[]=b&ids[]=1")
   }
@@ -46,25 +46,25 @@ import Testing
     let name = "Ada"
     let age = 36
     let nickname: String? = nil
-    let query = Query(["name": name, "age": age, "nickname": nickname, "langs": ["en", "fr"]])
+    let query = QueryParameters(["name": name, "age": age, "nickname": nickname, "langs": ["en", "fr"]])
     #expect(query.map(\.name) == ["name", "age", "nickname", "langs"])
     #expect(query["nickname"] == .null)
-    #expect(try Self.query(Endpoint<Empty>.get("/p").query(query)) == "name=Ada&age=36&langs[]=en&langs[]=fr")
+    #expect(try Self.query(Endpoint<EmptyBody>.get("/p").query(query)) == "name=Ada&age=36&langs[]=en&langs[]=fr")
   }
 
   @Test func variablesInsideALiteralAndAppendedOnes() throws {
     let name = "Ada"
-    var query: Query = ["name": .init(name), "filter": ["min": 10, "max": 50], "mix": ["x", 1, nil]]
+    var query: QueryParameters = ["name": .init(name), "filter": ["min": 10, "max": 50], "mix": ["x", 1, nil]]
     query.append("page", 3)
     let count: Int? = 4
     query.append("count", count)
     #expect(
-      try Self.query(Endpoint<Empty>.get("/p").query(query))
+      try Self.query(Endpoint<EmptyBody>.get("/p").query(query))
         == "name=Ada&filter[min]=10&filter[max]=50&mix[]=x&mix[]=1&page=3&count=4")
   }
 
   @Test func literalsStillPickTheLiteralForms() throws {
-    let endpoint = Endpoint<Empty>.get("/p").query("mix", ["x", 1]).query("o", ["k": "v"]).query("n", nil)
+    let endpoint = Endpoint<EmptyBody>.get("/p").query("mix", ["x", 1]).query("o", ["k": "v"]).query("n", nil)
     #expect(try Self.query(endpoint) == "mix[]=x&mix[]=1&o[k]=v")
   }
 
@@ -74,6 +74,6 @@ import Testing
       var queryValue: QueryValue { .string(rawValue) }
     }
     let ids = [ProductID(rawValue: "p-1"), ProductID(rawValue: "p-2")]
-    #expect(try Self.query(Endpoint<Empty>.get("/p").query("id", ids)) == "id[]=p-1&id[]=p-2")
+    #expect(try Self.query(Endpoint<EmptyBody>.get("/p").query("id", ids)) == "id[]=p-1&id[]=p-2")
   }
 }

@@ -91,7 +91,7 @@ import Testing
     (.json, "values=[]&page=1"),
   ])
   func arrayOfOnlyNilsIsEmpty(strategy: URLQueryEncoder.ArrayEncoding, expected: String) throws {
-    let query: Query = ["values": [nil, nil], "page": 1]
+    let query: QueryParameters = ["values": [nil, nil], "page": 1]
     #expect(try unescapedQuery(query, URLQueryEncoder(arrayEncoding: strategy)) == expected)
   }
 
@@ -115,7 +115,9 @@ import Testing
 
   @Test func jsonEscapesQuotesBackslashesAndControlCharacters() throws {
     let encoder = URLQueryEncoder(arrayEncoding: .json)
-    let query: Query = ["a": [#"say "hi""#, #"back\slash"#, "line\nbreak\ttab\r", "\u{01}\u{1F}\u{08}\u{0C}", "é/👍"]]
+    let query: QueryParameters = [
+      "a": [#"say "hi""#, #"back\slash"#, "line\nbreak\ttab\r", "\u{01}\u{1F}\u{08}\u{0C}", "é/👍"]
+    ]
     let expected = #"a=["say \"hi\"","back\\slash","line\nbreak\ttab\r","\u0001\u001F\b\f","é/👍"]"#
     #expect(try unescapedQuery(query, encoder) == expected)
   }
@@ -131,7 +133,7 @@ import Testing
 
   @Test func jsonWritesEveryScalarAsAString() throws {
     let encoder = URLQueryEncoder(arrayEncoding: .json, encodesBoolsAsNumbers: true)
-    let query: Query = ["a": [1, true, 1.5, "x", .date(queryTestNoon)]]
+    let query: QueryParameters = ["a": [1, true, 1.5, "x", .date(queryTestNoon)]]
     #expect(try unescapedQuery(query, encoder) == #"a=["1","1","1.5","x","2024-05-01T12:00:00Z"]"#)
   }
 
@@ -143,7 +145,7 @@ import Testing
   @Test func scalarOptionsApplyToArrayElements() throws {
     let encoder = URLQueryEncoder(
       arrayEncoding: .commaSeparated, encodesBoolsAsNumbers: true, dateEncoding: .secondsSince1970)
-    let query: Query = [
+    let query: QueryParameters = [
       "flags": [true, false], "days": [.date(queryTestNoon), .date(Date(timeIntervalSince1970: 0))],
     ]
     #expect(try unescapedQuery(query, encoder) == "flags=1,0&days=1714564800,0")
@@ -161,7 +163,7 @@ import Testing
 
   @Test func indexedNumbersOnlyWrittenElements() throws {
     let encoder = URLQueryEncoder(arrayEncoding: .indexed)
-    let query: Query = ["a": [nil, "x", .null, "y"]]
+    let query: QueryParameters = ["a": [nil, "x", .null, "y"]]
     #expect(try unescapedQuery(query, encoder) == "a[0]=x&a[1]=y")
   }
 

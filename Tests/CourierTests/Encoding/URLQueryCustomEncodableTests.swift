@@ -240,10 +240,10 @@ import Testing
   }
 
   @Test func emptyStructsAndDictionariesProduceNoItems() throws {
-    struct Empty: Encodable {}
-    #expect(try URLQueryEncoder().encode(Empty()).isEmpty)
+    struct EmptyBody: Encodable {}
+    #expect(try URLQueryEncoder().encode(EmptyBody()).isEmpty)
     #expect(try URLQueryEncoder().encode([String: Int]()).isEmpty)
-    #expect(try URLQueryEncoder().percentEncodedString(Empty()) == "")
+    #expect(try URLQueryEncoder().percentEncodedString(EmptyBody()) == "")
   }
 
   @Test func userInfoIsEmpty() throws {

@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test func theFirstOffendingElementIsReportedWithItsRealIndex() throws {
-    let query: Query = ["filters": ["tags": ["ok", nil, ["nested"]]]]
+    let query: QueryParameters = ["filters": ["tags": ["ok", nil, ["nested"]]]]
     let (_, context) = try requireInvalidValue { try URLQueryEncoder().encode(query) }
     #expect(pathStrings(context.codingPath) == ["filters", "tags", "2"])
     #expect(pathInts(context.codingPath) == [nil, nil, 2])
@@ -58,7 +58,7 @@ import Testing
   }
 
   @Test func emptyNestedContainersStillNeedIndexed() throws {
-    let query: Query = ["a": [[:]], "b": 1]
+    let query: QueryParameters = ["a": [[:]], "b": 1]
     let (_, context) = try requireInvalidValue { try URLQueryEncoder().encode(query) }
     #expect(pathStrings(context.codingPath) == ["a", "0"])
     #expect(context.debugDescription.contains("arrays of objects"))
@@ -106,7 +106,7 @@ import Testing
   }
 
   @Test func nonFiniteNumbersInQueries() throws {
-    let query: Query = ["ok": 1, "bad": ["deep": .double(-.infinity)]]
+    let query: QueryParameters = ["ok": 1, "bad": ["deep": .double(-.infinity)]]
     let (_, context) = try requireInvalidValue { try URLQueryEncoder().encode(query) }
     #expect(pathStrings(context.codingPath) == ["bad", "deep"])
     #expect(context.debugDescription.hasPrefix(#""bad[deep]" cannot be encoded: Double value -inf"#))
@@ -146,7 +146,7 @@ import Testing
 
   @Test func throwingCustomDateEncodingInAQuery() throws {
     let encoder = URLQueryEncoder(dateEncoding: .custom { _ in throw QueryTestFailure(reason: "nope") })
-    let (_, context) = try requireInvalidValue { try encoder.encode(["at": .date(queryTestNoon)] as Query) }
+    let (_, context) = try requireInvalidValue { try encoder.encode(["at": .date(queryTestNoon)] as QueryParameters) }
     #expect(pathStrings(context.codingPath) == ["at"])
     #expect(context.underlyingError is QueryTestFailure)
   }

@@ -90,7 +90,7 @@ import Testing
   }
 
   @Test func dictionaryLiteralArgumentIsAnOrderedQuery() throws {
-    // A literal written in the call is a `Query`, so it keeps its order; a `Dictionary` value is sorted.
+    // A literal written in the call is a `QueryParameters`, so it keeps its order; a `Dictionary` value is sorted.
     #expect(joinedUnescaped(try URLQueryEncoder().encode(["b": 1, "a": 2])) == "b=1&a=2")
     let dictionary = ["b": 1, "a": 2]
     #expect(joinedUnescaped(try URLQueryEncoder().encode(dictionary)) == "a=2&b=1")
@@ -182,7 +182,7 @@ import Testing
   }
 
   @Test func keyEncodingIsNotAppliedToHandWrittenQueries() throws {
-    let query: Query = ["pageSize": 10, "filter": ["minPrice": 5]]
+    let query: QueryParameters = ["pageSize": 10, "filter": ["minPrice": 5]]
     let snake = URLQueryEncoder(keyEncoding: .convertToSnakeCase)
     #expect(try unescapedQuery(query, snake) == "pageSize=10&filter[minPrice]=5")
     let custom = URLQueryEncoder(keyEncoding: .custom { _ in "broken" })

@@ -64,7 +64,7 @@ import Testing
   }
 
   @Test func percentEncodedStringOfAQuery() throws {
-    let query: Query = ["q": "swift & co", "page": 1, "emoji": "👍🏽", "path": "/a?b#c"]
+    let query: QueryParameters = ["q": "swift & co", "page": 1, "emoji": "👍🏽", "path": "/a?b#c"]
     #expect(
       try URLQueryEncoder().percentEncodedString(query)
         == "q=swift%20%26%20co&page=1&emoji=%F0%9F%91%8D%F0%9F%8F%BD&path=%2Fa%3Fb%23c"

@@ -45,8 +45,8 @@ import Testing
     }
   }
 
-  static func randomQuery(depth: Int, _ generator: inout SeededGenerator) -> Query {
-    var query = Query()
+  static func randomQuery(depth: Int, _ generator: inout SeededGenerator) -> QueryParameters {
+    var query = QueryParameters()
     for _ in 0..<Int.random(in: 0...4, using: &generator) {
       query.append(randomString(&generator), randomValue(depth: depth, &generator))
     }

@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func numericBoolsApplyInArraysAndQueries() throws {
-    let query: Query = ["a": true, "b": [false, true], "c": ["d": false]]
+    let query: QueryParameters = ["a": true, "b": [false, true], "c": ["d": false]]
     #expect(try unescapedQuery(query, URLQueryEncoder(encodesBoolsAsNumbers: true)) == "a=1&b[]=0&b[]=1&c[d]=0")
   }
 
@@ -78,7 +78,7 @@ import Testing
   }
 
   @Test func queryValueIntegers() throws {
-    let query: Query = ["min": .int(.min), "max": .uint(.max)]
+    let query: QueryParameters = ["min": .int(.min), "max": .uint(.max)]
     #expect(try unescapedQuery(query) == "min=-9223372036854775808&max=18446744073709551615")
   }
 
@@ -123,7 +123,7 @@ import Testing
   }
 
   @Test func stringsAreNotTransformed() throws {
-    let query: Query = ["s": "a&b=c d+e%", "empty": ""]
+    let query: QueryParameters = ["s": "a&b=c d+e%", "empty": ""]
     #expect(
       try URLQueryEncoder().encode(query) == [
         URLQueryItem(name: "s", value: "a&b=c d+e%"), URLQueryItem(name: "empty", value: ""),
@@ -196,7 +196,7 @@ import Testing
   }
 
   @Test func dateOptionsApplyToQueryDates() throws {
-    let query: Query = ["at": .date(queryTestNoon), "list": [.date(Date(timeIntervalSince1970: 1))]]
+    let query: QueryParameters = ["at": .date(queryTestNoon), "list": [.date(Date(timeIntervalSince1970: 1))]]
     #expect(
       try unescapedQuery(query, URLQueryEncoder(dateEncoding: .millisecondsSince1970)) == "at=1714564800000&list[]=1000"
     )

@@ -16,7 +16,7 @@ func unescapedQuery(_ value: some Encodable, _ encoder: URLQueryEncoder = URLQue
 }
 
 /// Encodes a hand-written query and renders it with `joinedUnescaped(_:)`.
-func unescapedQuery(_ query: Query, _ encoder: URLQueryEncoder = URLQueryEncoder()) throws -> String {
+func unescapedQuery(_ query: QueryParameters, _ encoder: URLQueryEncoder = URLQueryEncoder()) throws -> String {
   joinedUnescaped(try encoder.encode(query))
 }
 

@@ -14,7 +14,7 @@ import Testing
       let stopwatch = Stopwatch()
       let error = await #expect(throws: CourierError.self) {
         try await client.send(
-          Endpoint<Empty>.get("/challenge/\(scheme)").header(.authorization(username: "ada", password: "x"))
+          Endpoint<EmptyBody>.get("/challenge/\(scheme)").header(.authorization(username: "ada", password: "x"))
             .timeout(60))
       }
       #expect(stopwatch.elapsed < 20, "at once, not after the 60 s timeout: \(stopwatch.elapsed) s")
@@ -42,7 +42,7 @@ import Testing
   func theConnectionIsStillGoodAfterwards(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       for _ in 0..<3 {
-        _ = try? await client.send(Endpoint<Empty>.get("/challenge/basic").timeout(20))
+        _ = try? await client.send(Endpoint<EmptyBody>.get("/challenge/basic").timeout(20))
         let page = try await client.value(Endpoint<ProductPage>.get("/products").query("limit", 1).timeout(20))
         #expect(page.items.count == 1)
       }

@@ -13,7 +13,7 @@ import Testing
       let client = APIClient(baseURL: closed.baseURL) { $0.transport = transport }
       let stopwatch = Stopwatch()
       let error = await #expect(throws: CourierError.self) {
-        try await client.send(Endpoint<Empty>.get("/products").timeout(30))
+        try await client.send(Endpoint<EmptyBody>.get("/products").timeout(30))
       }
       #expect(error?.kind == .noConnection, "\(String(describing: error))")
       #expect(error?.isRetryable == true)
@@ -30,7 +30,7 @@ import Testing
       let stopwatch = Stopwatch()
       let error = await #expect(throws: CourierError.self) {
         try await client.send(
-          Endpoint<Empty>.get(components.url!.appendingPathComponent("products").absoluteString).timeout(30))
+          Endpoint<EmptyBody>.get(components.url!.appendingPathComponent("products").absoluteString).timeout(30))
       }
       #expect(error?.kind == .tls, "\(String(describing: error))")
       #expect(stopwatch.elapsed < 20, "reported after \(stopwatch.elapsed) s")

@@ -31,7 +31,7 @@ import Testing
       try await expectOnTime("the 0.5 s deadline", expected: 0.5, slack: 0.1, stallCap: 1.2) {
         let stopwatch = Stopwatch()
         let error = await #expect(throws: CourierError.self) {
-          try await client.send(Endpoint<Empty>.get("/slow").query("ms", 30_000).timeout(0.5))
+          try await client.send(Endpoint<EmptyBody>.get("/slow").query("ms", 30_000).timeout(0.5))
         }
         #expect(error?.kind == .timeout)
         #expect(stopwatch.elapsed >= 0.5, "the deadline expired early: \(stopwatch.elapsed) s")

@@ -140,7 +140,9 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func serverErrorBodyIsDecodedAndRetryable(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/status/500")) }
+      let error = await #expect(throws: CourierError.self) {
+        try await client.send(Endpoint<EmptyBody>.get("/status/500"))
+      }
       #expect(error?.status == .internalServerError)
       #expect(error?.serverError(as: DemoError.self)?.code == "status_500")
       #expect(error?.isRetryable == true)
@@ -165,11 +167,13 @@ import Testing
   func textAndEmptyResponses(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       #expect(try await client.value(Endpoint<String>.get("/text")) == "Grüße, 世界 👋")
-      let empty = try await client.send(Endpoint<Empty>.get("/empty").expect(.noContent))
+      let empty = try await client.send(Endpoint<EmptyBody>.get("/empty").expect(.noContent))
       #expect(empty.data.isEmpty)
-      let deleted = try await client.send(Endpoint<Empty>.delete("/posts/3").expect(.noContent))
+      let deleted = try await client.send(Endpoint<EmptyBody>.delete("/posts/3").expect(.noContent))
       #expect(deleted.status == .noContent)
-      let again = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.delete("/posts/3")) }
+      let again = await #expect(throws: CourierError.self) {
+        try await client.send(Endpoint<EmptyBody>.delete("/posts/3"))
+      }
       #expect(again?.status == .notFound)
     }
   }

@@ -12,7 +12,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func reservedCharactersUnicodeAndEmojiSurviveTheQuery(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      var query = Query()
+      var query = QueryParameters()
       for (index, value) in Self.tricky.enumerated() { query.append("k\(index) \(value)", .string(value)) }
       let echo = try await client.value(Endpoint<Echo>.get("/echo/q").query(query))
       let expected = Self.tricky.enumerated().map { ("k\($0.offset) \($0.element)", $0.element) }
@@ -101,7 +101,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func formBodyArrivesDecodable(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let form: Query = ["note": "a+b & c=d", "emoji": "👋", "list": ["x", "y"]]
+      let form: QueryParameters = ["note": "a+b & c=d", "emoji": "👋", "list": ["x", "y"]]
       let echo = try await client.value(Endpoint<Echo>.post("/echo/form").body(form: form))
       #expect(echo.header("Content-Type") == "application/x-www-form-urlencoded")
       let pairs = URLComponents(string: "?" + (echo.body ?? ""))?.queryItems?.map { ($0.name, $0.value ?? "") } ?? []

@@ -12,7 +12,7 @@ import Testing
   func twoHundredConcurrentRequestsWithAnExpiredTokenCauseOneRefresh(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
       let store = TokenStore.inMemory(try await plain.login())
-      try await plain.send(Endpoint<Empty>.post("/admin/expire-tokens"))
+      try await plain.send(Endpoint<EmptyBody>.post("/admin/expire-tokens"))
       let client = server.client {
         $0.interceptors = [AuthInterceptor(store: store, refresh: demoRefresh(server))]
       }
@@ -33,8 +33,8 @@ import Testing
   func failingRefreshFailsAllTwoHundredTypedWithOneRefresh(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
       let store = TokenStore.inMemory(try await plain.login())
-      try await plain.send(Endpoint<Empty>.post("/admin/expire-tokens"))
-      try await plain.send(Endpoint<Empty>.post("/admin/refresh-failure", body: ["enabled": true]))
+      try await plain.send(Endpoint<EmptyBody>.post("/admin/expire-tokens"))
+      try await plain.send(Endpoint<EmptyBody>.post("/admin/refresh-failure", body: ["enabled": true]))
       let signOuts = Locked(0)
       let client = server.client {
         $0.interceptors = [
@@ -167,7 +167,7 @@ struct DateOnlyClock: DelayClock {
       let client = server.client { $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 8)] }
       try await withThrowingTaskGroup(of: Void.self) { group in
         for _ in 0..<500 {
-          group.addTask { try await client.send(Endpoint<Empty>.get("/concurrency/probe").query(["ms": 5])) }
+          group.addTask { try await client.send(Endpoint<EmptyBody>.get("/concurrency/probe").query(["ms": 5])) }
         }
         try await group.waitForAll()
       }

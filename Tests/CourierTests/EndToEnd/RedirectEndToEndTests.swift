@@ -74,7 +74,7 @@ import Testing
   func aRedirectNotToFollowComesBackAsTheResponse(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       let response = try await client.send(
-        Endpoint<Empty>.get("/redirect/302").query("to", "/echo/never").redirects(.none).expect(.found))
+        Endpoint<EmptyBody>.get("/redirect/302").query("to", "/echo/never").redirects(.none).expect(.found))
       #expect(response.status == .found)
       #expect(response.headerFields[.location] == "/echo/never")
       #expect(response.redirects.isEmpty)

@@ -74,7 +74,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func emptyResponsesHaveAnEmptyBody(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, server in
-      for endpoint in [Endpoint<Empty>.get("/empty"), Endpoint<Empty>.head("/products/1")] {
+      for endpoint in [Endpoint<EmptyBody>.get("/empty"), Endpoint<EmptyBody>.head("/products/1")] {
         let request = try client.httpRequest(for: endpoint)
         let (response, body) = try await server.transport.send(request, body: nil, options: TransportOptions())
         #expect(response.status == (endpoint.method == .head ? .ok : .noContent))

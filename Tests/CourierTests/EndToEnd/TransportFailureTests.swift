@@ -12,7 +12,7 @@ import Testing
     try await withDemoServer(transport) { client, _ in
       let stopwatch = Stopwatch()
       let error = await #expect(throws: CourierError.self) {
-        try await client.send(Endpoint<Empty>.get("/slow").query(["ms": 30_000]).timeout(0.5))
+        try await client.send(Endpoint<EmptyBody>.get("/slow").query(["ms": 30_000]).timeout(0.5))
       }
       #expect(error?.isTimeout == true)
       #expect(error?.isRetryable == true)
@@ -25,7 +25,7 @@ import Testing
   func cancellingTheTaskCancelsTheTransfer(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       let stopwatch = Stopwatch()
-      let task = Task { try await client.send(Endpoint<Empty>.get("/slow").query(["ms": 30_000])) }
+      let task = Task { try await client.send(Endpoint<EmptyBody>.get("/slow").query(["ms": 30_000])) }
       try await pause(milliseconds: 200)
       task.cancel()
       let error = await #expect(throws: CourierError.self) { try await task.value }
@@ -41,7 +41,7 @@ import Testing
     try await withDemoServer(transport) { client, _ in
       let task = Task {
         try? await pause(milliseconds: 5000)
-        return try await client.send(Endpoint<Empty>.get("/products/1"))
+        return try await client.send(Endpoint<EmptyBody>.get("/products/1"))
       }
       task.cancel()
       let error = await #expect(throws: CourierError.self) { try await task.value }
@@ -58,7 +58,7 @@ import Testing
     try await withTransport(transport) { transport in
       let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")) { $0.transport = transport }
       let stopwatch = Stopwatch()
-      let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/")) }
+      let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/")) }
       #expect(error?.isNoConnection == true, "\(String(describing: error))")
       #expect(error?.isRetryable == true)
       #expect(stopwatch.elapsed < 20, "a refused connection is reported at once, not retried")

@@ -50,7 +50,7 @@ final class TokenServer: Sendable {
     server.validToken.withLock { $0 = "t1" }  // the stored t0 is now stale
     let client = APIClient.stubbed(server.transport) { $0.interceptors = [AuthInterceptor(provider: provider)] }
     let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-      for _ in 0..<200 { group.addTask { try await client.send(Endpoint<Empty>.get("/me")).status.code } }
+      for _ in 0..<200 { group.addTask { try await client.send(Endpoint<EmptyBody>.get("/me")).status.code } }
       return try await group.reduce(into: []) { $0.append($1) }
     }
     #expect(statuses.count == 200)
@@ -76,7 +76,7 @@ final class TokenServer: Sendable {
       for _ in 0..<200 {
         group.addTask {
           do {
-            try await client.send(Endpoint<Empty>.get("/me"))
+            try await client.send(Endpoint<EmptyBody>.get("/me"))
             return nil
           } catch { return error as? CourierError }
         }
@@ -91,7 +91,7 @@ final class TokenServer: Sendable {
     #expect(try await store.load() == nil)
     // Signed out now: a new request fails at once, is not sent, and triggers no refresh.
     let sent = server.seenTokens.withLock { $0.count }
-    let later = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/me")) }
+    let later = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/me")) }
     #expect(later?.kind == .unauthorized)
     #expect(server.seenTokens.withLock { $0.count } == sent)
     #expect(server.refreshes.withLock { $0 } == 1)
@@ -105,7 +105,7 @@ final class TokenServer: Sendable {
       return AuthToken(accessToken: "t1")
     }
     let client = APIClient.stubbed(server.transport) { $0.interceptors = [auth] }
-    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/me")) }
+    let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/me")) }
     #expect(error?.status == .unauthorized)
     #expect(server.refreshes.withLock { $0 } == 1)
     #expect(server.seenTokens.withLock { $0 } == ["t0", "t1"])
@@ -121,9 +121,9 @@ final class TokenServer: Sendable {
       return AuthToken(accessToken: "t2")
     }
     let client = APIClient.stubbed(server.transport) { $0.interceptors = [auth] }
-    let first = Task { try await client.send(Endpoint<Empty>.get("/me")) }
+    let first = Task { try await client.send(Endpoint<EmptyBody>.get("/me")) }
     while server.refreshes.withLock({ $0 }) == 0 { try await pause(milliseconds: 5) }
-    let second = Task { try await client.send(Endpoint<Empty>.get("/me")) }
+    let second = Task { try await client.send(Endpoint<EmptyBody>.get("/me")) }
     try await pause(milliseconds: 50)
     open.yield()
     _ = try await first.value
@@ -138,11 +138,11 @@ final class TokenServer: Sendable {
       $0.interceptors = [AuthInterceptor(provider: server.provider())]
     }
     let login = await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Empty>.post("/auth/login").withoutAuthentication())
+      try await client.send(Endpoint<EmptyBody>.post("/auth/login").withoutAuthentication())
     }
     #expect(login?.status == .unauthorized)
     await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Empty>.post("/auth/refresh").asTokenRefresh())
+      try await client.send(Endpoint<EmptyBody>.post("/auth/refresh").asTokenRefresh())
     }
     #expect(server.refreshes.withLock { $0 } == 0)
     #expect(server.seenTokens.withLock { $0 } == ["", ""])
@@ -153,7 +153,7 @@ final class TokenServer: Sendable {
     let client = APIClient.stubbed(transport) {
       $0.interceptors = [AuthInterceptor(store: .inMemory(AuthToken(accessToken: "abc"))) { $0 }]
     }
-    try await client.send(Endpoint<Empty>.get("/me"))
+    try await client.send(Endpoint<EmptyBody>.get("/me"))
     #expect(transport.requests.first?.headerFields[.authorization] == "Bearer abc")
   }
 }

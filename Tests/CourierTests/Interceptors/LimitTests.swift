@@ -21,7 +21,7 @@ import Testing
       })
     let client = APIClient.stubbed(transport) { $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 4)] }
     try await withThrowingTaskGroup(of: Void.self) { group in
-      for _ in 0..<100 { group.addTask { try await client.send(Endpoint<Empty>.get("/a")) } }
+      for _ in 0..<100 { group.addTask { try await client.send(Endpoint<EmptyBody>.get("/a")) } }
       try await group.waitForAll()
     }
     #expect(inFlight.withLock { $0.max } == 4)
@@ -94,10 +94,11 @@ import Testing
   @Test func differentURLsHeadersOrUnmarkedEndpointsAreNotShared() async throws {
     let transport = StubTransport(.any.reply(.status(.ok).delayed(by: 0.05)))
     let client = APIClient.stubbed(transport) { $0.interceptors = [DeduplicationInterceptor()] }
-    async let a: APIResponse<Empty> = client.send(Endpoint<Empty>.get("/a").deduplicated())
-    async let b: APIResponse<Empty> = client.send(Endpoint<Empty>.get("/b").deduplicated())
-    async let c: APIResponse<Empty> = client.send(Endpoint<Empty>.get("/a").deduplicated().header("X-User", "2"))
-    async let d: APIResponse<Empty> = client.send(Endpoint<Empty>.get("/a"))
+    async let a: APIResponse<EmptyBody> = client.send(Endpoint<EmptyBody>.get("/a").deduplicated())
+    async let b: APIResponse<EmptyBody> = client.send(Endpoint<EmptyBody>.get("/b").deduplicated())
+    async let c: APIResponse<EmptyBody> = client.send(
+      Endpoint<EmptyBody>.get("/a").deduplicated().header("X-User", "2"))
+    async let d: APIResponse<EmptyBody> = client.send(Endpoint<EmptyBody>.get("/a"))
     _ = try await (a, b, c, d)
     #expect(transport.requests.count == 4)
   }
@@ -107,18 +108,20 @@ import Testing
   @Test func callTakesAtLeastTheMinimum() async throws {
     let client = APIClient.stubbed(StubTransport(.any.reply(.status(.ok))))
     let stopwatch = Stopwatch()
-    try await client.send(Endpoint<Empty>.get("/a").minimumDuration(0.3))
+    try await client.send(Endpoint<EmptyBody>.get("/a").minimumDuration(0.3))
     #expect(stopwatch.elapsed >= 0.29)
   }
 
   @Test func failuresAlsoWaitButCancellationIsImmediate() async throws {
     let client = APIClient.stubbed(StubTransport(.any.reply(.status(.notFound))))
     let stopwatch = Stopwatch()
-    await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/a").minimumDuration(0.2)) }
+    await #expect(throws: CourierError.self) {
+      try await client.send(Endpoint<EmptyBody>.get("/a").minimumDuration(0.2))
+    }
     #expect(stopwatch.elapsed >= 0.19)
     let slow = APIClient.stubbed(StubTransport(.any.reply(.status(.ok))))
     let cancelWatch = Stopwatch()
-    let task = Task { try await slow.send(Endpoint<Empty>.get("/a").minimumDuration(60)) }
+    let task = Task { try await slow.send(Endpoint<EmptyBody>.get("/a").minimumDuration(60)) }
     try await pause(milliseconds: 50)
     task.cancel()
     let error = await #expect(throws: CourierError.self) { try await task.value }
@@ -143,7 +146,7 @@ import Testing
     }
     let transport = StubTransport(.any.reply(.status(.ok)))
     let client = APIClient.stubbed(transport) { $0.interceptors = [tracer("a"), tracer("b"), tracer("c")] }
-    try await client.send(Endpoint<Empty>.get("/x"))
+    try await client.send(Endpoint<EmptyBody>.get("/x"))
     #expect(trail.withLock { $0 } == ["a>", "b>", "c>", "<c", "<b", "<a"])
     #expect(transport.requests.first?.headerFields[HTTPField.Name("X-Trail")!] == "abc")
   }

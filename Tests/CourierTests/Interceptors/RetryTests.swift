@@ -68,7 +68,7 @@ import Testing
   @Test func retries503UntilSuccessWaitingRetryAfter() async throws {
     let transport = flaky(failures: 2, .status(.serviceUnavailable, headerFields: [.retryAfter: "4"]))
     let clock = TestDelayClock()
-    let response = try await client(transport, clock).send(Endpoint<Empty>.get("/a"))
+    let response = try await client(transport, clock).send(Endpoint<EmptyBody>.get("/a"))
     #expect(response.status == .ok)
     #expect(transport.requests.count == 3)
     #expect(clock.sleeps == [4, 4])
@@ -77,7 +77,7 @@ import Testing
   @Test func backoffDelaysFollowThePolicyWithoutRetryAfter() async throws {
     let transport = flaky(failures: 3, .status(.badGateway))
     let clock = TestDelayClock()
-    try await client(transport, clock, maxAttempts: 4).send(Endpoint<Empty>.get("/a"))
+    try await client(transport, clock, maxAttempts: 4).send(Endpoint<EmptyBody>.get("/a"))
     #expect(transport.requests.count == 4)
     #expect(clock.sleeps == [0.5, 1, 2])
   }
@@ -86,7 +86,7 @@ import Testing
     let transport = flaky(failures: 10, .body("down", status: .serviceUnavailable))
     let clock = TestDelayClock()
     let error = await #expect(throws: CourierError.self) {
-      try await client(transport, clock).send(Endpoint<Empty>.get("/a"))
+      try await client(transport, clock).send(Endpoint<EmptyBody>.get("/a"))
     }
     #expect(error?.status == .serviceUnavailable)
     #expect(error?.body == Data("down".utf8))
@@ -97,7 +97,7 @@ import Testing
     let transport = flaky(failures: 1, .status(.tooManyRequests, headerFields: [.retryAfter: "3600"]))
     let clock = TestDelayClock()
     let error = await #expect(throws: CourierError.self) {
-      try await client(transport, clock).send(Endpoint<Empty>.get("/a"))
+      try await client(transport, clock).send(Endpoint<EmptyBody>.get("/a"))
     }
     #expect(error?.status == .tooManyRequests)
     #expect(transport.requests.count == 1)
@@ -108,11 +108,11 @@ import Testing
     let once = flaky(failures: 1, .status(.serviceUnavailable))
     let clock = TestDelayClock()
     await #expect(throws: CourierError.self) {
-      try await client(once, clock).send(Endpoint<Empty>.post("/a", body: ["x": 1]))
+      try await client(once, clock).send(Endpoint<EmptyBody>.post("/a", body: ["x": 1]))
     }
     #expect(once.requests.count == 1)
     let keyed = flaky(failures: 1, .status(.serviceUnavailable))
-    try await client(keyed, clock).send(Endpoint<Empty>.post("/a", body: ["x": 1]).idempotencyKey("k-1"))
+    try await client(keyed, clock).send(Endpoint<EmptyBody>.post("/a", body: ["x": 1]).idempotencyKey("k-1"))
     #expect(keyed.requests.count == 2)
     #expect(keyed.requests.allSatisfy { $0.body == Data(#"{"x":1}"#.utf8) }, "the body is replayed intact")
   }
@@ -120,7 +120,7 @@ import Testing
   @Test(arguments: [URLError.Code.timedOut, .networkConnectionLost, .cannotConnectToHost])
   func transientTransportFailuresAreRetried(_ code: URLError.Code) async throws {
     let transport = flaky(failures: 2, .urlError(code))
-    try await client(transport, TestDelayClock()).send(Endpoint<Empty>.get("/a"))
+    try await client(transport, TestDelayClock()).send(Endpoint<EmptyBody>.get("/a"))
     #expect(transport.requests.count == 3)
   }
 
@@ -128,7 +128,7 @@ import Testing
     for failure in [URLError(.cancelled), URLError(.badURL), URLError(.secureConnectionFailed)] {
       let transport = flaky(failures: 5, .error(failure))
       await #expect(throws: CourierError.self) {
-        try await client(transport, TestDelayClock()).send(Endpoint<Empty>.get("/a"))
+        try await client(transport, TestDelayClock()).send(Endpoint<EmptyBody>.get("/a"))
       }
       #expect(transport.requests.count == 1, "\(failure.code)")
     }
@@ -137,12 +137,12 @@ import Testing
   @Test func nonRetryableStatusesAndOptOutsAreSentOnce() async {
     let notFound = flaky(failures: 5, .status(.notFound))
     await #expect(throws: CourierError.self) {
-      try await client(notFound, TestDelayClock()).send(Endpoint<Empty>.get("/a"))
+      try await client(notFound, TestDelayClock()).send(Endpoint<EmptyBody>.get("/a"))
     }
     #expect(notFound.requests.count == 1)
     let optedOut = flaky(failures: 5, .status(.serviceUnavailable))
     await #expect(throws: CourierError.self) {
-      try await client(optedOut, TestDelayClock()).send(Endpoint<Empty>.get("/a").retries(false))
+      try await client(optedOut, TestDelayClock()).send(Endpoint<EmptyBody>.get("/a").retries(false))
     }
     #expect(optedOut.requests.count == 1)
   }
@@ -153,11 +153,11 @@ import Testing
     retry.retryableStatuses.insert(.notFound)
     let configured = retry
     let notFound = flaky(failures: 1, .status(.notFound))
-    try await APIClient.stubbed(notFound) { $0.interceptors = [configured] }.send(Endpoint<Empty>.get("/a"))
+    try await APIClient.stubbed(notFound) { $0.interceptors = [configured] }.send(Endpoint<EmptyBody>.get("/a"))
     #expect(notFound.requests.count == 2)
     let unavailable = flaky(failures: 1, .status(.serviceUnavailable))
     await #expect(throws: CourierError.self) {
-      try await APIClient.stubbed(unavailable) { $0.interceptors = [configured] }.send(Endpoint<Empty>.get("/a"))
+      try await APIClient.stubbed(unavailable) { $0.interceptors = [configured] }.send(Endpoint<EmptyBody>.get("/a"))
     }
     #expect(unavailable.requests.count == 1)
   }
@@ -168,7 +168,7 @@ import Testing
       continuation.yield(Data("x".utf8))
       continuation.finish()
     }
-    let endpoint = Endpoint<Empty>.put("/a").body(.body(BodyStream(stream, length: 1)))
+    let endpoint = Endpoint<EmptyBody>.put("/a").body(.body(BodyStream(stream, length: 1)))
     await #expect(throws: CourierError.self) { try await client(transport, TestDelayClock()).send(endpoint) }
     #expect(transport.requests.count == 1)
   }
@@ -177,7 +177,7 @@ import Testing
     let transport = flaky(failures: 5, .status(.serviceUnavailable, headerFields: [.retryAfter: "30"]))
     let client = APIClient.stubbed(transport) { $0.interceptors = [RetryInterceptor()] }
     let stopwatch = Stopwatch()
-    let task = Task { try await client.send(Endpoint<Empty>.get("/a")) }
+    let task = Task { try await client.send(Endpoint<EmptyBody>.get("/a")) }
     while transport.requests.isEmpty, stopwatch.elapsed < 10 { try? await pause(milliseconds: 10) }
     try? await pause(milliseconds: 50)
     task.cancel()
@@ -194,7 +194,7 @@ import Testing
       $0.interceptors = [RetryInterceptor(clock: TestDelayClock(), random: { 0.5 })]
       $0.eventHandler = { event in events.withLock { $0.append(event) } }
     }
-    try await client.send(Endpoint<Empty>.put("/a", body: ["k": "v"]))
+    try await client.send(Endpoint<EmptyBody>.put("/a", body: ["k": "v"]))
     let recorded = events.withLock { $0 }
     #expect(recorded.count == 7)
     guard case .started = recorded.first,

@@ -115,7 +115,9 @@ import Testing
       }
     }
     let json = Endpoint<Data>.post("/login")
-      .query(["q": "shoes", "password": "query-pa55", "token": "query-t0ken", "api_key": "query-k3y"] as Query)
+      .query(
+        ["q": "shoes", "password": "query-pa55", "token": "query-t0ken", "api_key": "query-k3y"] as QueryParameters
+      )
       .body(json: Login())
       .header(.authorization(bearer: "s3cr3t-bearer-token"))
       .header(.cookie, "session=cookie-s3cret")
@@ -127,7 +129,7 @@ import Testing
         form: [
           "username": "ada", "password": "form-pa55", "client_secret": "form-s3cret",
           "user": ["token": "form-t0ken"],
-        ] as Query
+        ] as QueryParameters
       )
       .header(.authorization(username: "ada", password: "basic-pa55word"))
     _ = try await client.send(form)

@@ -91,7 +91,7 @@ import Testing
   @Test func unloggedCallsLogNothing() async throws {
     let capture = LogCapture()
     let logging = LoggingInterceptor(logger: capture.logger())
-    let unlogged = Endpoint<Empty>.get("/").logging(false).attributes
+    let unlogged = Endpoint<EmptyBody>.get("/").logging(false).attributes
     let (response, _) = try await logging.intercept(
       Self.request, body: BodyStream(Data("x".utf8)), context: CallContext(attributes: unlogged),
       next: Self.answering(.internalServerError))

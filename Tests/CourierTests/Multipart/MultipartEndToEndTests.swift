@@ -70,9 +70,9 @@ struct UploadReport: Decodable, Sendable {
       var title = "Holiday"
       var draft = false
       var tags = ["sea", "sun"]
-      var cover: Courier.Attachment
+      var cover: MultipartFile
     }
-    let post = Post(cover: Courier.Attachment(data: Data("gif89a".utf8), fileName: "cover.gif"))
+    let post = Post(cover: MultipartFile(data: Data("gif89a".utf8), fileName: "cover.gif"))
     try await withDemoServer(kind) { client, _ in
       let report = try await client.value(Endpoint<UploadReport>.post("/upload").body(multipart: post))
       #expect(report.parts.map(\.name) == ["title", "draft", "tags[]", "tags[]", "cover"])

@@ -107,7 +107,7 @@ struct MultipartTestError: Error, CustomStringConvertible {
     var form = MultipartFormData()
     form.append(fileAt: URL(fileURLWithPath: "/nonexistent/courier/\(UUID().uuidString).mov"), name: "video")
     let error = await #expect(throws: CourierError.self) {
-      try await client.send(Endpoint<Empty>.post("/upload").body(.multipart(form)))
+      try await client.send(Endpoint<EmptyBody>.post("/upload").body(.multipart(form)))
     }
     #expect(error?.kind == .invalidRequest)
     #expect(error?.detail.contains("does not exist") == true)
@@ -145,14 +145,14 @@ struct MultipartTestError: Error, CustomStringConvertible {
     var nickname: String? = nil
     var tags = ["a", "b"]
     var address = Address()
-    var avatar: Courier.Attachment
+    var avatar: MultipartFile
     var blob = Data([0xFF, 0x00])
     struct Address: Encodable, Sendable { var city = "Lyon" }
   }
 
   @Test func everyKindOfPropertyBecomesAPart() async throws {
     let photo = try temporaryFile(Data("png-bytes".utf8), name: "me.png")
-    let form = try MultipartFormData(encoding: Profile(avatar: Courier.Attachment(fileURL: photo)))
+    let form = try MultipartFormData(encoding: Profile(avatar: MultipartFile(fileURL: photo)))
     let (body, contentType) = try form.encoded()
     let boundary = String(contentType.dropFirst("multipart/form-data; boundary=".count))
     let parts = try parseMultipart(try await body.collect(), boundary: boundary)
@@ -174,10 +174,10 @@ struct MultipartTestError: Error, CustomStringConvertible {
   }
 
   @Test func arraysOfAttachmentsAndIndexedNames() async throws {
-    struct Album: Encodable, Sendable { var photos: [Courier.Attachment] }
+    struct Album: Encodable, Sendable { var photos: [MultipartFile] }
     let album = Album(photos: [
-      Courier.Attachment(data: Data("1".utf8), fileName: "1.gif"),
-      Courier.Attachment(data: Data("2".utf8), fileName: "2.gif"),
+      MultipartFile(data: Data("1".utf8), fileName: "1.gif"),
+      MultipartFile(data: Data("2".utf8), fileName: "2.gif"),
     ])
     let indexed = try MultipartFormData(encoding: album, options: URLQueryEncoder(arrayEncoding: .indexed))
     let (body, contentType) = try indexed.encoded()

@@ -49,7 +49,7 @@ import Testing
   @Test func aHeadStaysAHeadAfterSeeOther() async throws {
     let transport = StubTransport(
       .head("/v1/a").reply(Self.redirect(.seeOther, to: "/v1/b")), .head("/v1/b").reply(.status(.ok)))
-    try await APIClient.stubbed(transport).send(Endpoint<Empty>.head("/a"))
+    try await APIClient.stubbed(transport).send(Endpoint<EmptyBody>.head("/a"))
     #expect(transport.requests.map(\.request.method) == [.head, .head])
   }
 
@@ -57,7 +57,7 @@ import Testing
     for status in [HTTPResponse.Status.temporaryRedirect, .permanentRedirect] {
       let transport = StubTransport(
         .put("/v1/doc").reply(Self.redirect(status, to: "/v1/doc2")), .put("/v1/doc2").reply(.status(.noContent)))
-      try await APIClient.stubbed(transport).send(Endpoint<Empty>.put("/doc").body(Data("payload".utf8)))
+      try await APIClient.stubbed(transport).send(Endpoint<EmptyBody>.put("/doc").body(Data("payload".utf8)))
       #expect(transport.requests.map(\.request.method) == [.put, .put])
       #expect(transport.requests.map { $0.body.map { String(decoding: $0, as: UTF8.self) } } == ["payload", "payload"])
     }
@@ -71,7 +71,7 @@ import Testing
     }
     let error = await #expect(throws: CourierError.self) {
       try await APIClient.stubbed(transport).send(
-        Endpoint<Empty>.post("/upload").body(.body(BodyStream(chunks, isRepeatable: false))))
+        Endpoint<EmptyBody>.post("/upload").body(.body(BodyStream(chunks, isRepeatable: false))))
     }
     #expect(error?.kind == .redirect)
     #expect(error?.status == .temporaryRedirect)
@@ -114,7 +114,7 @@ import Testing
   @Test func httpsToHTTPLoopsAndLongChainsAreRefusedWithTheRedirectKept() async throws {
     let downgrade = StubTransport(.get("/v1/a").reply(Self.redirect(.found, to: "http://api.example.com/v1/a")))
     let insecure = await #expect(throws: CourierError.self) {
-      try await APIClient.stubbed(downgrade).send(Endpoint<Empty>.get("/a"))
+      try await APIClient.stubbed(downgrade).send(Endpoint<EmptyBody>.get("/a"))
     }
     #expect(insecure?.kind == .redirect)
     #expect(insecure?.detail.contains("plain http") == true)
@@ -123,7 +123,7 @@ import Testing
     let loop = StubTransport(
       .get("/v1/a").reply(Self.redirect(.found, to: "/v1/b")), .get("/v1/b").reply(Self.redirect(.found, to: "/v1/a")))
     let looped = await #expect(throws: CourierError.self) {
-      try await APIClient.stubbed(loop).send(Endpoint<Empty>.get("/a"))
+      try await APIClient.stubbed(loop).send(Endpoint<EmptyBody>.get("/a"))
     }
     #expect(looped?.kind == .redirect)
     #expect(looped?.detail.contains("already visited") == true)
@@ -135,7 +135,7 @@ import Testing
         return Self.redirect(.found, to: "/v1/n/\(next)")
       })
     let client = APIClient.stubbed(endless) { $0.redirects = .follow(max: 3) }
-    let long = await #expect(throws: CourierError.self) { try await client.send(Endpoint<Empty>.get("/n/0")) }
+    let long = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/n/0")) }
     #expect(long?.kind == .redirect)
     #expect(long?.detail.contains("more than 3 redirects") == true)
     #expect(long?.status == .found)
@@ -147,9 +147,9 @@ import Testing
       .get("/v1/a").reply(Self.redirect(.found, to: "/v1/b")),
       .get("/v1/ftp").reply(Self.redirect(.found, to: "ftp://x/y")))
     let client = APIClient.stubbed(transport)
-    let raw = try await client.send(Endpoint<Empty>.get("/a").redirects(.none).expect(.found))
+    let raw = try await client.send(Endpoint<EmptyBody>.get("/a").redirects(.none).expect(.found))
     #expect(raw.status == .found && raw.redirects.isEmpty)
-    let ftp = try await client.send(Endpoint<Empty>.get("/ftp").expect(.found))
+    let ftp = try await client.send(Endpoint<EmptyBody>.get("/ftp").expect(.found))
     #expect(ftp.headerFields[.location] == "ftp://x/y")
     #expect(transport.requests.count == 2)
   }

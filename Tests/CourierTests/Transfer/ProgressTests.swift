@@ -46,8 +46,10 @@ import Testing
       $0.interceptors = [RetryInterceptor(maxAttempts: 2, clock: TestDelayClock())]
     }
     try await client.send(
-      Endpoint<Empty>.put("/file").body(.body(BodyStream(Data(repeating: 7, count: 500)), contentType: "text/plain"))
-        .onUploadProgress { progress in values.withLock { $0.append(progress) } })
+      Endpoint<EmptyBody>.put("/file").body(
+        .body(BodyStream(Data(repeating: 7, count: 500)), contentType: "text/plain")
+      )
+      .onUploadProgress { progress in values.withLock { $0.append(progress) } })
     let reported = values.withLock { $0 }
     #expect(stub.requests.count == 2)
     #expect(reported.first?.completedBytes == 0)

@@ -24,7 +24,7 @@ import Testing
       var lines = stream.jsonLines(of: Line.self).makeAsyncIterator()
       // The server holds lines 1 to 4 until the gate opens, so reading line 0 proves it was streamed.
       #expect(try await lines.next() == Line(index: 0, text: "line 0"))
-      try await client.send(Endpoint<Empty>.post("/stream/release/\(gate)"))
+      try await client.send(Endpoint<EmptyBody>.post("/stream/release/\(gate)"))
       var rest: [Int] = []
       while let line = try await lines.next() { rest.append(line.index) }
       #expect(rest == [1, 2, 3, 4])

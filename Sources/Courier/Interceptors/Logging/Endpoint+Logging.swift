@@ -17,7 +17,7 @@ extension Endpoint {
   /// noisy polling, or for calls whose URL or headers are sensitive beyond what redaction hides.
   ///
   /// ```swift
-  /// let heartbeat = Endpoint<Empty>.get("/ping").logging(false)
+  /// let heartbeat = Endpoint<EmptyBody>.get("/ping").logging(false)
   /// ```
   public func logging(_ enabled: Bool) -> Endpoint {
     attribute(LoggedKey.self, enabled)

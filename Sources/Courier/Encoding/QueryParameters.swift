@@ -1,10 +1,10 @@
 /// An ordered list of query parameters, for queries written by hand.
 ///
-/// Unlike a `Dictionary`, a `Query` keeps the order you write and allows a name more than once. Values are
+/// Unlike a `Dictionary`, a `QueryParameters` keeps the order you write and allows a name more than once. Values are
 /// `QueryValue`s, so scalars, arrays and nested objects can all be written as literals:
 ///
 /// ```swift
-/// var query: Query = ["page": 2, "tags": ["a", "b"], "filter": ["min": 10]]
+/// var query: QueryParameters = ["page": 2, "tags": ["a", "b"], "filter": ["min": 10]]
 /// query["page"] = 3          // replaces in place
 /// query["tags"] = nil        // removes every "tags"
 /// query.append("sort", "name")
@@ -12,8 +12,8 @@
 /// // "page=3&filter%5Bmin%5D=10&sort=name"
 /// ```
 ///
-/// A `Query` is a random-access collection of `(name: String, value: QueryValue)` pairs.
-public struct Query: Sendable, Equatable, ExpressibleByDictionaryLiteral, RandomAccessCollection {
+/// A `QueryParameters` is a random-access collection of `(name: String, value: QueryValue)` pairs.
+public struct QueryParameters: Sendable, Equatable, ExpressibleByDictionaryLiteral, RandomAccessCollection {
   /// One parameter: its name and its value.
   public typealias Element = (name: String, value: QueryValue)
   /// Positions are offsets from zero.
@@ -31,16 +31,16 @@ public struct Query: Sendable, Equatable, ExpressibleByDictionaryLiteral, Random
   /// Creates a query from name/value pairs, keeping their order and any repeated names.
   ///
   /// ```swift
-  /// let query = Query([("id", 1), ("id", 2)])  // id=1&id=2
+  /// let query = QueryParameters([("id", 1), ("id", 2)])  // id=1&id=2
   /// ```
   public init(_ pairs: [(String, QueryValue)]) {
     self.pairs = pairs.map { (name: $0.0, value: $0.1) }
   }
 
   /// Creates a query from values held in variables, in the written order:
-  /// `Query(["q": text, "page": page, "tags": tags])` (a `nil` optional is left out).
+  /// `QueryParameters(["q": text, "page": page, "tags": tags])` (a `nil` optional is left out).
   ///
-  /// A literal `Query` takes variables too, written `.init(text)`; nested objects and arrays that mix kinds are
+  /// A literal `QueryParameters` takes variables too, written `.init(text)`; nested objects and arrays that mix kinds are
   /// written as literals there.
   public init(_ pairs: KeyValuePairs<String, any QueryValueConvertible>) {
     self.pairs = pairs.map { (name: $0.key, value: $0.value.queryValue) }
@@ -72,7 +72,7 @@ public struct Query: Sendable, Equatable, ExpressibleByDictionaryLiteral, Random
   /// that name.
   ///
   /// ```swift
-  /// var query: Query = ["a": 1, "b": 2, "a": 3]
+  /// var query: QueryParameters = ["a": 1, "b": 2, "a": 3]
   /// query["a"] = 9    // a=9&b=2
   /// query["c"] = 4    // a=9&b=2&c=4
   /// query["b"] = nil  // a=9&c=4
@@ -99,7 +99,7 @@ public struct Query: Sendable, Equatable, ExpressibleByDictionaryLiteral, Random
   /// Adds a parameter at the end, even if one with the same name already exists.
   ///
   /// ```swift
-  /// var query: Query = ["id": 1]
+  /// var query: QueryParameters = ["id": 1]
   /// query.append("id", 2)  // id=1&id=2
   /// ```
   public mutating func append(_ name: String, _ value: QueryValue) {
@@ -113,17 +113,17 @@ public struct Query: Sendable, Equatable, ExpressibleByDictionaryLiteral, Random
   }
 
   /// Two queries are equal when they hold the same names and values in the same order.
-  public static func == (lhs: Query, rhs: Query) -> Bool {
+  public static func == (lhs: QueryParameters, rhs: QueryParameters) -> Bool {
     lhs.pairs.elementsEqual(rhs.pairs) { $0.name == $1.name && $0.value == $1.value }
   }
 
   /// Concatenates two queries, keeping the order of both; repeated names are kept.
   ///
   /// ```swift
-  /// let defaults: Query = ["limit": 20]
+  /// let defaults: QueryParameters = ["limit": 20]
   /// let query = defaults + ["q": "shoes"]  // limit=20&q=shoes
   /// ```
-  public static func + (lhs: Query, rhs: Query) -> Query {
+  public static func + (lhs: QueryParameters, rhs: QueryParameters) -> QueryParameters {
     var result = lhs
     result.pairs.append(contentsOf: rhs.pairs)
     return result

@@ -1,11 +1,11 @@
 /// The response type for calls whose body does not matter: `204 No Content`, an empty `201`, a `DELETE`.
 ///
-/// Decoding `Empty` never fails and never reads the body (which stays available on ``APIResponse/data``).
+/// Decoding `EmptyBody` never fails and never reads the body (which stays available on ``APIResponse/data``).
 ///
 /// ```swift
-/// try await client.send(Endpoint<Empty>.delete("/posts/1").expect(.noContent))
+/// try await client.send(Endpoint<EmptyBody>.delete("/posts/1").expect(.noContent))
 /// ```
-public struct Empty: Codable, Sendable, Hashable {
+public struct EmptyBody: Codable, Sendable, Hashable {
   /// Creates an empty value.
   public init() {}
 

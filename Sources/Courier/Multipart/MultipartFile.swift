@@ -8,14 +8,14 @@ import Foundation
 /// ```swift
 /// struct NewPost: Encodable, Sendable {
 ///   var title: String
-///   var photo: Attachment
+///   var photo: MultipartFile
 /// }
-/// let post = NewPost(title: "Hi", photo: Attachment(fileURL: photoURL))   // image/jpeg from ".jpg"
+/// let post = NewPost(title: "Hi", photo: MultipartFile(fileURL: photoURL))   // image/jpeg from ".jpg"
 /// try await client.send(Endpoint<Post>.post("/posts").body(multipart: post))
 /// ```
 ///
-/// In a file that also imports swift-testing, which has an `Attachment` of its own, write `Courier.Attachment`.
-public struct Attachment: Sendable, Hashable, Encodable {
+/// In a file that also imports swift-testing, which has an `MultipartFile` of its own, write `MultipartFile`.
+public struct MultipartFile: Sendable, Hashable, Encodable {
   /// Where the bytes come from.
   enum Source: Sendable, Hashable {
     /// Bytes in memory.
