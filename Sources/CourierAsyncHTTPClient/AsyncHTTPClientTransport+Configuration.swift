@@ -159,8 +159,8 @@ extension AsyncHTTPClientTransport {
     }
 
     /// What `HTTPClient.shared` does, for a transport over it: inflates gzip and deflate, waits up to 90 seconds to
-    /// connect and between reads, retries failed connection attempts, and waits for connectivity. Unlike a client made from a
-    /// configuration, `HTTPClient.shared` also follows up to 20 redirects itself, before Courier sees them.
+    /// connect and between reads, retries failed connection attempts, and waits for connectivity. Unlike a client made
+    /// from a configuration, `HTTPClient.shared` also follows up to 20 redirects itself, before Courier sees them.
     public static var sharedClient: Configuration {
       var configuration = Configuration(
         decompression: inflatingGzipAndDeflate,

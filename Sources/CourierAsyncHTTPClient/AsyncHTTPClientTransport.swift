@@ -9,11 +9,10 @@ import NIOCore
 /// (FoundationNetworking over libcurl) spends far more CPU per request. Request bodies stream to the server chunk by
 /// chunk and response bodies arrive as a stream of chunks, so a large upload or download never sits in memory.
 ///
-/// By default the transport makes its own `HTTPClient` from ``Configuration/init(decompression:connectTimeout:readTimeout:retriesFailedConnections:maximumConnectionsPerHost:responseBufferingLimit:)``
-/// and shuts it down when the last copy of the transport is released. To share connections between transports, or
-/// to control the client's lifetime, pass your own client built from a ``Configuration``, so that it never follows
-/// redirects (Courier does, by its `RedirectPolicy`) and the transport knows what it does; shut it down
-/// when you are done with it:
+/// By default the transport makes its own `HTTPClient` from its ``Configuration`` and shuts it down when the last copy
+/// of the transport is released. To share connections between transports, or to control the client's lifetime, pass
+/// your own client built from a ``Configuration``, so that it never follows redirects (Courier does, by its
+/// `RedirectPolicy`) and the transport knows what it does; shut it down when you are done with it:
 ///
 /// ```swift
 /// let configuration = AsyncHTTPClientTransport.Configuration()

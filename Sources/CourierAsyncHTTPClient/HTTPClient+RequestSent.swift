@@ -149,7 +149,6 @@ final class BodyDemand: NIOAsyncSequenceProducerDelegate, Sendable {
 
 /// Receives one request's events from AsyncHTTPClient: the head written, the response head, body parts, the end.
 final class SentSignallingDelegate: HTTPClientResponseDelegate, Sendable {
-  typealias APIResponse = Void
 
   private let source: ResponseBodyProducer.Source
   private let demand: BodyDemand

@@ -65,7 +65,7 @@ extension HTTPClientRequest {
 }
 
 extension HTTPClientRequest.Body {
-  /// The body for an `BodyStream`: its bytes when buffered; its segments when it is made of bytes and whole files
+  /// The body for a `BodyStream`: its bytes when buffered; its segments when it is made of bytes and whole files
   /// (read into buffers without a copy); otherwise a stream of its chunks.
   static func courier(
     _ body: BodyStream, requestSent: (@Sendable () -> Void)? = nil, writtenBy eventLoops: any EventLoopGroup
@@ -144,7 +144,7 @@ struct EventLoopQueues: Sendable {
   }
 }
 
-/// The chunks of an `BodyStream` as the byte buffers AsyncHTTPClient writes to the connection.
+/// The chunks of a `BodyStream` as the byte buffers AsyncHTTPClient writes to the connection.
 struct RequestBodyChunks: AsyncSequence, Sendable {
   typealias Element = ByteBuffer
 

@@ -4,7 +4,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 
-/// An AsyncHTTPClient response body as the `Data` chunks of an `BodyStream`.
+/// An AsyncHTTPClient response body as the `Data` chunks of a `BodyStream`.
 ///
 /// Failures while reading are classified like the request's (a dropped connection is
 /// `CourierError.Kind.connectionLost`) and keep the request and response head. A body cut

@@ -72,8 +72,8 @@ public actor Outbox {
     try self.init(client: client, store: SQLiteOutboxStore(path: path), configuration: configuration)
   }
 
-  /// An outbox whose tables live in the app's own database, so that ``enqueue(_:lane:after:bindings:kind:constraints:in:)``
-  /// joins the app's write.
+  /// An outbox whose tables live in the app's own database, so that
+  /// ``enqueue(_:lane:after:bindings:kind:constraints:in:)`` joins the app's write.
   public init(client: APIClient, database: any DatabaseWriter, configuration: Configuration = Configuration()) throws {
     try self.init(client: client, store: SQLiteOutboxStore(database: database), configuration: configuration)
   }

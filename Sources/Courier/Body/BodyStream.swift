@@ -151,7 +151,6 @@ extension BodyStream {
     return { progress.advance(by: $0) }
   }
 
-  /// The same body, reporting the bytes taken from it to `reporter`.
   /// This body, touching `activity` as each chunk arrives (for the idle timeout).
   func touching(_ activity: Deadline.Activity) -> BodyStream {
     guard bufferedData == nil else { return self }
@@ -160,6 +159,7 @@ extension BodyStream {
     return copy
   }
 
+  /// The same body, reporting the bytes taken from it to `reporter`.
   func reporting(to reporter: ProgressReporter?) -> BodyStream {
     var copy = self
     copy.progress = reporter

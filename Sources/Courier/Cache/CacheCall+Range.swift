@@ -9,8 +9,8 @@ import HTTPTypes
 ///   `Content-Range` and a body no longer than that range (a shorter body holds the range's first bytes, and only
 ///   they are stored). Parts with the same strong `ETag` are combined, and once they cover
 ///   the whole representation they become a complete 200; a part without a strong validator is stored alone,
-///   replacing the parts held, and serves the ranges inside it. A 206 with the validator of a stored complete response refreshes
-///   its head. A 200 is stored as usual.
+///   replacing the parts held, and serves the ranges inside it. A 206 with the validator of a stored complete response
+///   refreshes its head. A 200 is stored as usual.
 /// - Several ranges, another unit, `If-Range`, conditional requests and encoded bodies are forwarded, and what
 ///   answers them is passed on without being stored as a part. A stored part is never served as a complete response.
 extension CacheCall {

@@ -11,7 +11,9 @@ import HTTPTypes
 ///
 /// ```swift
 /// let client = APIClient(baseURL: url) {
-///   $0.interceptors = [auth, RetryInterceptor(), CacheInterceptor(store: InMemoryCacheStore()), LoggingInterceptor(logger: log)]
+///   $0.interceptors = [
+///     auth, RetryInterceptor(), CacheInterceptor(store: InMemoryCacheStore()), LoggingInterceptor(logger: log),
+///   ]
 /// }
 /// let response = try await client.send(Endpoint<Feed>.get("/feed"))
 /// print(response.cacheStatus)   // .miss, then .hit while fresh, .revalidated after a 304

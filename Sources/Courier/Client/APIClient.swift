@@ -115,8 +115,8 @@ extension APIClient {
     /// Headers computed for every request, after ``defaultHeaders`` and before the endpoint's; see
     /// ``addHeaders(_:)``.
     var headerProviders: [HeaderProvider] = []
-    /// Gives the base URL for each request, over ``baseURL``; set by `APIClient(environment:_:)` (CourierStyles) so that
-    /// switching the environment changes where the next request goes.
+    /// Gives the base URL for each request, over ``baseURL``; set by `APIClient(environment:_:)` (CourierStyles) so
+    /// that switching the environment changes where the next request goes.
     public var baseURLProvider: (@Sendable () -> URL)?
 
     /// Creates a configuration with defaults for everything but the base URL.

@@ -56,7 +56,8 @@ extension APIClient.Configuration {
       })
   }
 
-  /// Adds the non-`nil` properties of a fixed value as headers of every request; see the closure form of `addEncodedHeaders(_:)`.
+  /// Adds the non-`nil` properties of a fixed value as headers of every request; see the closure form of
+  /// `addEncodedHeaders(_:)`.
   public mutating func addEncodedHeaders(_ value: some Encodable & Sendable) {
     addEncodedHeaders { value }
   }

@@ -35,9 +35,6 @@ extension NetworkMonitor {
 /// Reads interface state from a tree laid out like Linux's `/sys/class/net`, polling for changes; see
 /// ``NetworkMonitor/sysfs(root:pollInterval:includes:)``.
 struct SysfsNetworkMonitor: Sendable {
-  /// Linux's directory of network interfaces.
-  static let defaultRoot = URL(fileURLWithPath: "/sys/class/net", isDirectory: true)
-
   /// How often streams re-read the tree, in seconds.
   let pollInterval: TimeInterval
   private let reader: SysfsInterfaceReader

@@ -19,7 +19,7 @@ indirect enum QueryNode {
     case decimal(Decimal)
     case bool(Bool)
     case date(Date)
-    /// `Data` or an `MultipartFile`: only a multipart body can carry it.
+    /// `Data` or a `MultipartFile`: only a multipart body can carry it.
     case binary(FormBinary)
   }
 

@@ -40,8 +40,8 @@ public struct QueryParameters: Sendable, Equatable, ExpressibleByDictionaryLiter
   /// Creates a query from values held in variables, in the written order:
   /// `QueryParameters(["q": text, "page": page, "tags": tags])` (a `nil` optional is left out).
   ///
-  /// A literal `QueryParameters` takes variables too, written `.init(text)`; nested objects and arrays that mix kinds are
-  /// written as literals there.
+  /// A literal `QueryParameters` takes variables too, written `.init(text)`; nested objects and arrays that mix kinds
+  /// are written as literals there.
   public init(_ pairs: KeyValuePairs<String, any QueryValueConvertible>) {
     self.pairs = pairs.map { (name: $0.key, value: $0.value.queryValue) }
   }

@@ -76,8 +76,8 @@ public struct URLQueryEncoder: Sendable {
   /// which many servers read as a space; `percentEncodedString(_:)` escapes it), or to
   /// `percentEncodedString(_:)`.
   ///
-  /// A dictionary literal written directly in the call, as in `encode(["b": 1, "a": 2])`, becomes a `QueryParameters` and
-  /// keeps its written order; a `Dictionary` value is encoded with its keys sorted.
+  /// A dictionary literal written directly in the call, as in `encode(["b": 1, "a": 2])`, becomes a `QueryParameters`
+  /// and keeps its written order; a `Dictionary` value is encoded with its keys sorted.
   ///
   /// - Throws: `EncodingError.invalidValue` if the value is not keyed at the top level, contains a non-finite
   ///   number, contains an array the `arrayEncoding` cannot express, or a `.custom` date closure throws.

@@ -19,7 +19,8 @@ public enum CourierEvent: Sendable {
   ///
   /// ```swift
   /// case .finished(_, let duration, let attempts, _, _, let status, _):
-  ///   print("finished in \(Int(duration * 1000)) ms after \(attempts) attempts: \(status.map { "\($0.code)" } ?? "-")")
+  ///   let code = status.map { "\($0.code)" } ?? "-"
+  ///   print("finished in \(Int(duration * 1000)) ms after \(attempts) attempts: \(code)")
   /// ```
   case finished(
     callID: UInt64, duration: TimeInterval, attempts: Int, bytesSent: Int64, bytesReceived: Int64,

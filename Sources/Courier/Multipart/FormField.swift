@@ -11,7 +11,7 @@ enum FormFieldValue: Sendable {
   case binary(FormBinary)
 }
 
-/// Binary content found while encoding: raw `Data` or an ``MultipartFile``.
+/// Binary content found while encoding: raw `Data` or a ``MultipartFile``.
 enum FormBinary: Sendable {
   case data(Data)
   case attachment(MultipartFile)

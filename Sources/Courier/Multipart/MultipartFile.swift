@@ -13,8 +13,6 @@ import Foundation
 /// let post = NewPost(title: "Hi", photo: MultipartFile(fileURL: photoURL))   // image/jpeg from ".jpg"
 /// try await client.send(Endpoint<Post>.post("/posts").body(multipart: post))
 /// ```
-///
-/// In a file that also imports swift-testing, which has an `MultipartFile` of its own, write `MultipartFile`.
 public struct MultipartFile: Sendable, Hashable, Encodable {
   /// Where the bytes come from.
   enum Source: Sendable, Hashable {

@@ -65,7 +65,7 @@ public struct MultipartFormData: Sendable {
         content: .file(url)))
   }
 
-  /// Adds an ``MultipartFile``.
+  /// Adds a ``MultipartFile``.
   public mutating func append(_ attachment: MultipartFile, name: String) {
     switch attachment.source {
     case .data(let data): append(data, name: name, fileName: attachment.fileName, mimeType: attachment.mimeType)

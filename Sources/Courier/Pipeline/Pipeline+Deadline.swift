@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 
-// The third of a call's five files (see the walk-through in Pipeline.swift): one deadline over everything that follows, kept by the client's timer.
+// The third of a call's five files (see the walk-through in Pipeline.swift): one deadline over everything that follows,
+// kept by the client's timer.
 
 /// One deadline for the work of a call: connecting, sending, the response head and, for ``APIClient/send(_:)``, the
 /// whole body, the same on every transport and to the millisecond, whatever the engine does with timeouts of its
@@ -80,8 +81,8 @@ enum Deadline {
 
   /// Runs `operation` in the calling task with its deadline registered with `timer`, which calls `expire` when it is
   /// not done within `seconds`; throws ``Expired`` when the deadline passed, also when `operation` finished just as it
-  /// did. It makes no task of its own: `expire` must stop what `operation` waits on — it cancels the task the work runs in, or
-  /// fires the ``DeadlineSignal`` of a call whose every stage honours one (``CallEngine/signalsDeadlines``).
+  /// did. It makes no task of its own: `expire` must stop what `operation` waits on — it cancels the task the work runs
+  /// in, or fires the ``DeadlineSignal`` of a call whose every stage honours one (``CallEngine/signalsDeadlines``).
   /// Cancelling the calling task cancels the work as it would any work of that task.
   static func kept<Result>(
     within seconds: TimeInterval,

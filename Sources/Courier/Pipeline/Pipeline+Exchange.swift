@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import HTTPTypesFoundation
 
-// The fourth of a call's five files (see the walk-through in Pipeline.swift): the interceptors, then Courier's last stage — redirects, cookies, the
-// cleartext policy, exchange observers, events and upload progress — and the transport.
+// The fourth of a call's five files (see the walk-through in Pipeline.swift): the interceptors, then Courier's last
+// stage — redirects, cookies, the cleartext policy, exchange observers, events and upload progress — and the transport.
 
 extension CallEngine {
   /// `interceptors` in front of Courier's last stage and `transport`. The last stage follows redirects by the

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 
-// The second of a call's five files (see the walk-through in Pipeline.swift): the request and body an endpoint describes.
+// The second of a call's five files (see the walk-through in Pipeline.swift): the request and body an endpoint
+// describes.
 
 extension CallEngine {
   /// The request `endpoint` describes, with its body encoded.

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 
-// The last of a call's five files (see the walk-through in Pipeline.swift): the response made into the front-end's result — the body collected up
-// to the limit, the status checked, the value decoded, or the error.
+// The last of a call's five files (see the walk-through in Pipeline.swift): the response made into the front-end's
+// result — the body collected up to the limit, the status checked, the value decoded, or the error.
 
 extension Call {
   /// The whole of a body the caller does not stream, up to the call's limit; download progress ends with it.

@@ -96,9 +96,9 @@ final class CallEngine: Sendable {
 
 /// One call: what it keeps of its endpoint, and its context.
 ///
-/// The call keeps only what it needs of the endpoint, so that nothing after ``init(engine:endpoint:progress:incremental:)``
-/// depends on the endpoint's value type: generic code that is not specialized for that type looks its metadata up
-/// at run time, each time.
+/// The call keeps only what it needs of the endpoint, so that nothing after
+/// ``init(engine:endpoint:progress:incremental:)`` depends on the endpoint's value type: generic code that is not
+/// specialized for that type looks its metadata up at run time, each time.
 struct Call: Sendable {
   let engine: CallEngine
   let context: CallContext

@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 
 /// A response whose body is read as it arrives (server-sent lines, JSON Lines, a large file): a ``APIResponse`` whose
-/// value is the ``BodyStream``, as ``APIClient/stream(_:)`` returns it. Its `data` is empty; the bytes are in ``APIResponse/body``.
+/// value is the ``BodyStream``, as ``APIClient/stream(_:)`` returns it. Its `data` is empty; the bytes are in
+/// ``APIResponse/body``.
 ///
 /// ```swift
 /// let stream = try await client.stream(Endpoint<Data>.get("/stream/lines?count=100"))
@@ -44,9 +45,10 @@ extension APIClient {
   ///
   /// The request goes through the interceptors like any other (auth, retry of failures before the head, logging),
   /// except the cache: a streamed response is neither served from nor written to it.
-  /// The endpoint's accepted statuses apply: another status throws ``CourierError/Kind-swift.struct/unacceptableStatus``
-  /// with up to 1 MiB of the body. Download progress set with ``Endpoint/onDownloadProgress(_:)`` follows the
-  /// reading of the body. Stopping the iteration, or cancelling the task that reads it, cancels the transfer.
+  /// The endpoint's accepted statuses apply: another status throws
+  /// ``CourierError/Kind-swift.struct/unacceptableStatus`` with up to 1 MiB of the body. Download progress set with
+  /// ``Endpoint/onDownloadProgress(_:)`` follows the reading of the body. Stopping the iteration, or cancelling the
+  /// task that reads it, cancels the transfer.
   ///
   /// - Throws: ``CourierError`` and nothing else; errors while reading the body are ``CourierError``s too.
   public func stream<Value>(_ endpoint: Endpoint<Value>) async throws -> StreamedResponse {

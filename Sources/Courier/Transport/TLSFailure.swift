@@ -75,8 +75,9 @@ package enum TLSFailure: Sendable, Equatable, CaseIterable {
     return String(authority[..<colon])
   }
 
-  /// The failed check a `URLError` reports by its code, or by its message when the code says no more (FoundationNetworking
-  /// reports libcurl's TLS failures as `URLError.unknown` with libcurl's text); `nil` when it is no TLS failure.
+  /// The failed check a `URLError` reports by its code, or by its message when the code says no more
+  /// (FoundationNetworking reports libcurl's TLS failures as `URLError.unknown` with libcurl's text); `nil` when it is
+  /// no TLS failure.
   package init?(code: URLError.Code, message: String) {
     switch code {
     case .serverCertificateHasUnknownRoot: self = .unknownRoot

@@ -318,9 +318,6 @@ struct StreamingCall {
   /// The call's deadline, when it is a signal rather than a task to cancel: firing cancels the task.
   var signal: DeadlineSignal?
 
-  /// Chunk size for writing a streamed request body to its temporary file.
-  static let spoolChunkSize = 256 * 1024
-
   func run(_ urlRequest: URLRequest, body: BodyStream?) async throws -> (HTTPResponse, BodyStream) {
     var urlRequest = urlRequest
     // URLSession sets Content-Length itself from the data or file it uploads. (Each change copies the request, so

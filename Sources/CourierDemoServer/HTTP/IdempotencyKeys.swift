@@ -5,9 +5,10 @@ import Hummingbird
 
 /// The demo API's `Idempotency-Key` handling for its unsafe endpoints (draft-ietf-httpapi-idempotency-key-header):
 /// the first request with a key is applied and its answer stored (unless it is a 5xx, which frees the key for a
-/// retry); a repeat with the same payload gets the stored answer again (`Idempotent-Replayed: true`) without being applied; a repeat while the first is in flight gets 409;
-/// the same key with another payload (method, path or body) gets 422. Keys are kept 24 hours. With
-/// `X-Demo-Drop-Answer`, the first request is applied and its answer stored, and the connection is reset instead.
+/// retry); a repeat with the same payload gets the stored answer again (`Idempotent-Replayed: true`) without being
+/// applied; a repeat while the first is in flight gets 409; the same key with another payload (method, path or body)
+/// gets 422. Keys are kept 24 hours. With `X-Demo-Drop-Answer`, the first request is applied and its answer stored, and
+/// the connection is reset instead.
 @available(macOS 14, iOS 17, tvOS 17, *)
 actor IdempotencyKeys {
   /// A stored answer.

@@ -4,8 +4,8 @@ import HTTPTypes
 
 /// A response body taken as bytes, with the content type the server gave it: an image, a PDF, a CSV export.
 ///
-/// Ask for it with ``Courier/Endpoint/binary(_:accept:)`` or ``Courier/Endpoint/image(_:)`` (or as an ``APIResource``'s model) and the
-/// body is never parsed:
+/// Ask for it with ``Courier/Endpoint/binary(_:accept:)`` or ``Courier/Endpoint/image(_:)`` (or as an ``APIResource``'s
+/// model) and the body is never parsed:
 ///
 /// ```swift
 /// let logo = try await client.value(Endpoint<BinaryContent>.binary("/brand/logo.png"))

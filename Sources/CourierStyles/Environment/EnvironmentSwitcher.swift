@@ -8,8 +8,8 @@ import Foundation
 /// 2. the environment saved in the ``EnvironmentStore`` by an earlier `select(_:)`;
 /// 3. the default: `development` in DEBUG builds, `production` otherwise (``APIEnvironment/Name/buildDefault``).
 ///
-/// A client made with ``Courier/APIClient/init(environment:_:)`` reads ``current`` for every request, so a switch from a
-/// debug menu takes effect with the next request, without making a new client.
+/// A client made with ``Courier/APIClient/init(environment:_:)`` reads ``current`` for every request, so a switch from
+/// a debug menu takes effect with the next request, without making a new client.
 ///
 /// ```swift
 /// let environments = EnvironmentSwitcher(

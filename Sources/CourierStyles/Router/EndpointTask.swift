@@ -19,7 +19,8 @@ import Foundation
 ///     switch self {
 ///     case .posts(let page): .requestParameters(url: ["page": .int(page), "limit": 20])
 ///     case .create(let post): .requestParameters(body: post)
-///     case .search(let text): .requestParametersAndHeaders(url: SearchQuery(text: text), headers: [.accept("text/html")])
+///     case .search(let text):
+///       .requestParametersAndHeaders(url: SearchQuery(text: text), headers: [.accept("text/html")])
 ///     }
 ///   }
 /// }

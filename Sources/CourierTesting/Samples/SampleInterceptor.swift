@@ -7,8 +7,9 @@ import HTTPTypes
 ///
 /// Samples are declared with the endpoints (`Endpoint.sample(_:)`, `EndpointConvertible.sample`), so a
 /// preview, a demo build or a UI test runs the app's real networking code against them. The easiest way in is
-/// ``Courier/APIClient/sampling(baseURL:timing:clock:stubs:_:)``; to add sample mode to a client you configure yourself, put
-/// the interceptor last, closest to the transport, so authentication, retry and logging still run around it:
+/// ``Courier/APIClient/sampling(baseURL:timing:clock:stubs:_:)``; to add sample mode to a client you configure
+/// yourself, put the interceptor last, closest to the transport, so authentication, retry and logging still run around
+/// it:
 ///
 /// ```swift
 /// let client = APIClient(baseURL: url) {

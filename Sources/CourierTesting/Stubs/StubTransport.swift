@@ -55,8 +55,8 @@ public final class StubTransport: HTTPTransport {
   ///
   /// - Parameters:
   ///   - stubs: The stubs; a later stub wins over an earlier one that also matches.
-  ///   - baseURL: The client's base URL, whose path relative stub paths are matched after. ``Courier/APIClient/testing(baseURL:transport:_:)``
-  ///     sets it for you when it is `nil`.
+  ///   - baseURL: The client's base URL, whose path relative stub paths are matched after.
+  ///     ``Courier/APIClient/testing(baseURL:transport:_:)`` sets it for you when it is `nil`.
   ///   - clock: What delays wait on; the real clock by default, a ``TestDelayClock`` to skip the waits.
   ///   - onUnmatched: Called with every unmatched request before it fails, e.g. to record a test issue:
   ///     `{ Issue.record("\($0)") }`.
