@@ -229,7 +229,7 @@ enum FuzzTargets {
   static func redirectLocation(_ bytes: [UInt8]) {
     let location = text(bytes)
     let base = URL(string: "https://api.example.com/v1/items/7?x=1")!
-    if let target = URL(string: location, relativeTo: base)?.absoluteURL {
+    if let target = RedirectLocation.url(location, relativeTo: base) {
       _ = target.host
       _ = RequestTarget.dotSegment(in: target.path)
     }

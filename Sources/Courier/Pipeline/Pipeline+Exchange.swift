@@ -114,7 +114,7 @@ struct RedirectStage {
       let (response, responseBody) = try await send(request, body)
       guard Self.redirectStatuses.contains(response.status.code), policy.maximumRedirects > 0,
         let location = response.headerFields[.location], let current = request.url,
-        let target = URL(string: location, relativeTo: current)?.absoluteURL,
+        let target = RedirectLocation.url(location, relativeTo: current),
         let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
       else {
         return (response, responseBody)

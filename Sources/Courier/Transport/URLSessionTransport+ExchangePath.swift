@@ -7,33 +7,27 @@ extension URLSessionTransport {
     /// A task whose callbacks the transport's session delegate receives: the body's chunks are counted as they
     /// arrive, and the task is ended as soon as they pass the call's limit.
     case delegate
-    /// Neither: a background session needs a delegate, and a session passed to ``init(session:)`` has none of
-    /// Courier's.
-    case unavailable
   }
 
   /// The path of an exchange.
   ///
   /// - Parameters:
   ///   - hasDelegate: Whether the session has Courier's delegate (it was made by ``init(configuration:)``).
-  ///   - isBackgroundSession: Whether the session's configuration is a background one (it has an `identifier`):
-  ///     URLSession raises an exception for completion handlers there. Read only when it decides the path.
   ///   - challengesNeedDelegate: Whether only delegate tasks hand an authentication challenge back (Linux).
   ///   - deliversBodyIncrementally: Whether the caller reads the body as it arrives, or keeps an idle timeout.
   ///   - hasBufferedBody: Whether the request has no body or one in memory without progress.
   ///   - responseLimit: The most body bytes the call reads (``TransportOptions/maxResponseBytes``).
   static func exchangePath(
     hasDelegate: Bool,
-    isBackgroundSession: @autoclosure () -> Bool,
     challengesNeedDelegate: Bool,
     deliversBodyIncrementally: Bool,
     hasBufferedBody: Bool,
     responseLimit: Int?
   ) -> ExchangePath {
-    guard hasDelegate else { return isBackgroundSession() ? .unavailable : .completionHandler }
+    guard hasDelegate else { return .completionHandler }
     if challengesNeedDelegate || deliversBodyIncrementally || !hasBufferedBody || responseLimit != nil {
       return .delegate
     }
-    return isBackgroundSession() ? .delegate : .completionHandler
+    return .completionHandler
   }
 }

@@ -327,14 +327,7 @@ struct StreamingCall {
     let task: URLSessionTask
     var temporaryFile: URL?
     var uploadLength: Int64?
-    #if canImport(FoundationNetworking)
-    let uploadsFromMemory = true
-    #else
-    // A background session uploads from a file only: it raises an exception for `uploadTask(with:from:)`, so a body
-    // in memory is written to a temporary file there like a streamed one.
-    let uploadsFromMemory = session.configuration.identifier == nil
-    #endif
-    if let body, let data = body.bufferedData, uploadsFromMemory {
+    if let body, let data = body.bufferedData {
       task = session.uploadTask(with: urlRequest, from: data)
       uploadLength = Int64(data.count)
     } else if let body, let file = body.file {

@@ -14,7 +14,7 @@ import FoundationNetworking
 /// follows redirects as its own delegate says. Cookies are left as URLSession does them.
 ///
 /// Every call with a response limit (``APIClient/Configuration/maxResponseBytes``, so every ``APIClient/send(_:)``),
-/// every call on a background session, streamed and file bodies, upload progress and streamed responses
+/// streamed and file bodies, upload progress and streamed responses
 /// (``APIClient/stream(_:)``, downloads) use tasks whose callbacks a per-task delegate receives, so that a body over
 /// the limit ends the transfer as soon as it passes it rather than once it is all in memory; only a transport's
 /// caller that sets no limit gets plain data tasks (on Apple platforms; on Linux every call takes the delegate).
@@ -27,8 +27,11 @@ import FoundationNetworking
 /// the callbacks it runs). URLSession cannot pause a running transfer on
 /// Linux, so a consumer slower than the network lets received chunks queue in memory; the AsyncHTTPClient
 /// transport applies back-pressure instead. A session passed to ``init(session:)`` has no Courier delegate: its
-/// bodies are sent and received whole, and a background one is refused (URLSession allows no completion handler
-/// there).
+/// bodies are sent and received whole.
+///
+/// A background session (a configuration with an `identifier`) is refused, call by call, with
+/// ``CourierError/Kind-swift.struct/invalidRequest``: URLSession follows redirects there itself without asking its
+/// delegate, so Courier's ``RedirectPolicy`` could not be kept.
 ///
 /// ```swift
 /// let client = APIClient(baseURL: url) { $0.transport = URLSessionTransport() }
@@ -176,6 +179,17 @@ public final class URLSessionTransport: HTTPTransport {
     return try await exchange(request, body: body, options: options)
   }
 
+  /// The error for a call on a background session (its configuration's `identifier`), `nil` for any other session.
+  static func refusal(ofBackgroundSession identifier: String?, request: HTTPRequest) -> CourierError? {
+    guard let identifier else { return nil }
+    return CourierError(
+      .invalidRequest,
+      "The URLSession is a background one (\"\(identifier)\"): it follows redirects itself without asking, so "
+        + "Courier's RedirectPolicy — which redirects to follow, what leaves with credentials — could not be kept, "
+        + "and it allows no completion handler; use URLSessionTransport() or a default or ephemeral configuration",
+      request: request)
+  }
+
   /// How long a request URLSession says nothing about may be with the session before it counts as sent.
   static let sentGrace: Duration = .milliseconds(100)
 
@@ -184,6 +198,9 @@ public final class URLSessionTransport: HTTPTransport {
     body: BodyStream?,
     options: TransportOptions
   ) async throws -> (HTTPResponse, BodyStream) {
+    if let refusal = Self.refusal(ofBackgroundSession: session.configuration.identifier, request: request) {
+      throw refusal
+    }
     guard var urlRequest = Self.urlRequest(for: request, timeout: options.timeout) else {
       throw CourierError(.invalidURL, "The request has no usable URL", request: request)
     }
@@ -198,14 +215,8 @@ public final class URLSessionTransport: HTTPTransport {
       ).run(urlRequest, body: body)
     }
     let path = Self.exchangePath(
-      hasDelegate: delegate != nil, isBackgroundSession: session.configuration.identifier != nil,
-      challengesNeedDelegate: Self.answersChallengesOnlyWithDelegates, deliversBodyIncrementally: incremental,
-      hasBufferedBody: buffered, responseLimit: options.maxResponseBytes)
-    if path == .unavailable {
-      throw CourierError(
-        .invalidRequest, "A background URLSession needs Courier's delegate: use URLSessionTransport(configuration:)",
-        request: request)
-    }
+      hasDelegate: delegate != nil, challengesNeedDelegate: Self.answersChallengesOnlyWithDelegates,
+      deliversBodyIncrementally: incremental, hasBufferedBody: buffered, responseLimit: options.maxResponseBytes)
     if let delegate, path == .delegate {
       return try await StreamingCall(
         session: session, delegate: delegate, request: request, requestSent: options.requestSent,

@@ -110,22 +110,20 @@ import Testing
 
   @Test func aLimitedCallTakesTheDelegateOnEveryPlatform() {
     func path(
-      delegate: Bool = true, background: Bool = false, challenges: Bool = false, incremental: Bool = false,
-      buffered: Bool = true, limit: Int? = nil
+      delegate: Bool = true, challenges: Bool = false, incremental: Bool = false, buffered: Bool = true,
+      limit: Int? = nil
     ) -> URLSessionTransport.ExchangePath {
       URLSessionTransport.exchangePath(
-        hasDelegate: delegate, isBackgroundSession: background, challengesNeedDelegate: challenges,
-        deliversBodyIncrementally: incremental, hasBufferedBody: buffered, responseLimit: limit)
+        hasDelegate: delegate, challengesNeedDelegate: challenges, deliversBodyIncrementally: incremental,
+        hasBufferedBody: buffered, responseLimit: limit)
     }
     #expect(path(limit: 50 << 20) == .delegate, "a limit is enforced as the body arrives")
     #expect(path(limit: 0) == .delegate)
-    #expect(path(background: true) == .delegate, "a background session allows no completion handler")
     #expect(path(incremental: true) == .delegate)
     #expect(path(buffered: false) == .delegate)
     #expect(path(challenges: true) == .delegate, "Linux")
     #expect(path() == .completionHandler, "only an unlimited, buffered call on an ordinary session")
     #expect(path(delegate: false, limit: 1 << 20) == .completionHandler, "a session passed in has no delegate")
-    #expect(path(delegate: false, background: true) == .unavailable)
     #expect(URLSessionTransport.answersChallengesOnlyWithDelegates == (path(challenges: true) == .delegate))
   }
 }
