@@ -5,6 +5,9 @@ let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// Where the demo server's Hummingbird builds: everywhere but watchOS.
+let hummingbirdPlatforms: [Platform] = [.macOS, .iOS, .tvOS, .visionOS, .macCatalyst, .linux, .android, .windows]
+
 let package = Package(
   name: "Courier",
   defaultLocalization: "en",
@@ -156,9 +159,11 @@ let package = Package(
     .target(
       name: "CourierDemoServer",
       dependencies: [
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "HummingbirdCore", package: "hummingbird"),
-        .product(name: "HummingbirdTLS", package: "hummingbird"),
+        // Hummingbird's default traits compile swift-configuration, which needs watchOS 11: on watchOS the demo server
+        // is an empty module, and the library products build at the package's floor.
+        .product(name: "Hummingbird", package: "hummingbird", condition: .when(platforms: hummingbirdPlatforms)),
+        .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(platforms: hummingbirdPlatforms)),
+        .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(platforms: hummingbirdPlatforms)),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -187,3 +188,4 @@ private enum StartupEvent: Sendable {
   case listening(port: Int)
   case failed(any Error)
 }
+#endif

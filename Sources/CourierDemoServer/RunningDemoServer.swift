@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import ServiceLifecycle
 
@@ -69,3 +70,4 @@ public final class RunningDemoServer: Sendable {
     }
   }
 }
+#endif

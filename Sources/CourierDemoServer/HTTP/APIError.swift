@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// An error a route throws to answer with a JSON error body `{"code", "error", …}`.
@@ -74,3 +75,4 @@ struct ErrorBody: Codable, Sendable, Equatable {
   /// The offending parameter, when there is one.
   var parameter: String?
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// What a `Range` header (RFC 9110 §14.2) asks of a representation of known length: one byte range at most.
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum ByteRange: Sendable, Equatable {
@@ -51,3 +52,4 @@ enum ByteRange: Sendable, Equatable {
     return value
   }
 }
+#endif

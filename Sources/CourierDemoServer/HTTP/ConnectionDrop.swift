@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import Hummingbird
 import NIOCore
@@ -109,4 +110,5 @@ private struct KernelTCPInfo: Sendable {
   /// Whether everything written was sent and acknowledged.
   var isDrained: Bool { unacknowledgedSegments == 0 && unsentBytes == 0 }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import Hummingbird
 
@@ -50,3 +51,4 @@ enum Credentials {
     return (trimmed[..<space].lowercased(), value)
   }
 }
+#endif

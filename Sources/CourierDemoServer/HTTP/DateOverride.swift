@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
@@ -37,3 +38,4 @@ enum DateOverride {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// An entity tag (RFC 9110 §8.8.3): an opaque quoted string, optionally marked weak, e.g. `W/"k-v2"`.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct EntityTag: Sendable, Equatable, CustomStringConvertible {
@@ -22,3 +23,4 @@ struct EntityTag: Sendable, Equatable, CustomStringConvertible {
     text.utf8.allSatisfy { $0 == 0x21 || (0x23...0x7E).contains($0) || $0 >= 0x80 }
   }
 }
+#endif

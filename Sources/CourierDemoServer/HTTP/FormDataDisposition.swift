@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// The `Content-Disposition` of one `multipart/form-data` part (RFC 7578 §4.2): `form-data` with a `name` and, for
 /// files, a `filename`.
 ///
@@ -104,3 +105,4 @@ struct FormDataDisposition: Sendable, Equatable {
     }
   }
 }
+#endif

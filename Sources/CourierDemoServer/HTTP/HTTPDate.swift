@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 
 /// HTTP-dates in the IMF-fixdate form of RFC 9110 §5.6.7, e.g. `Wed, 21 Oct 2026 07:28:00 GMT`.
@@ -29,3 +30,4 @@ enum HTTPDate {
     return String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 
 @available(macOS 14, iOS 17, tvOS 17, *)
@@ -80,3 +81,4 @@ extension HTTPDate {
     return era * 146_097 + dayOfEra - 719_468
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import HTTPTypes
 
 @available(macOS 14, iOS 17, tvOS 17, *)
@@ -11,3 +12,4 @@ extension HTTPField.Name {
   /// `Last-Event-ID`, which a server-sent events client sends when it reconnects (WHATWG HTML §9.2).
   static var lastEventID: Self { Self("Last-Event-ID")! }
 }
+#endif

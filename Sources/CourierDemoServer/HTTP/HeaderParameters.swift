@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// A field value of the form `type; name=value; other="quoted value"`, as `Content-Type` and `Content-Disposition`
 /// carry it (RFC 9110 §5.6.6, RFC 6266 §4.1).
 ///
@@ -117,3 +118,4 @@ struct HeaderParameters: Sendable, Equatable {
     }
   }
 }
+#endif

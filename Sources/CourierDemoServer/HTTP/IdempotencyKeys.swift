@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Crypto
 import Foundation
 import HTTPTypes
@@ -199,3 +200,4 @@ private struct CollectingWriter {
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
   }
 }
+#endif

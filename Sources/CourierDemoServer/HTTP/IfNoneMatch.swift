@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// The value of a request's `If-None-Match` (RFC 9110 §13.1.2): `*` or a list of entity tags.
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum IfNoneMatch: Sendable, Equatable {
@@ -74,3 +75,4 @@ enum IfNoneMatch: Sendable, Equatable {
     return rest.allSatisfy({ $0 == " " || $0 == "\t" }) ? member : .invalid
   }
 }
+#endif

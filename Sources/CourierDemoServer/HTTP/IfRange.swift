@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 
 /// The `If-Range` precondition (RFC 9110 §13.1.5): serve the `Range` only if the client's copy is still current.
@@ -21,3 +22,4 @@ enum IfRange {
     return date.timeIntervalSince1970.rounded(.down) == lastModified.timeIntervalSince1970.rounded(.down)
   }
 }
+#endif

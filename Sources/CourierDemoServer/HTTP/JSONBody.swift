@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import Hummingbird
 
@@ -71,3 +72,4 @@ enum JSONBody {
     }
   }
 }
+#endif

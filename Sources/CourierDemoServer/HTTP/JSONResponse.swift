@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import Hummingbird
 
@@ -51,3 +52,4 @@ enum JSONResponse {
     Response(status: status, headers: headers)
   }
 }
+#endif

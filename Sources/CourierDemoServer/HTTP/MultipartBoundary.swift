@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// The boundary of a `multipart/form-data` request, read from its `Content-Type` (RFC 2046 §5.1.1, RFC 7578 §4.1).
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum MultipartBoundary {
@@ -36,3 +37,4 @@ enum MultipartBoundary {
     }
   }
 }
+#endif

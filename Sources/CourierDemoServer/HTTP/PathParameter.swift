@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// Reads path parameters captured by the router.
@@ -25,3 +26,4 @@ enum PathParameter {
     return raw
   }
 }
+#endif

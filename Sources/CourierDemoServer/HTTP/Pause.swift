@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import ServiceLifecycle
 
 /// Waits inside a handler while keeping the connection reusable.
@@ -16,3 +17,4 @@ enum Pause {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// Percent-decoding as RFC 3986 defines it: `%XY` becomes the byte 0xXY and nothing else changes.
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum PercentDecoding {
@@ -44,3 +45,4 @@ enum PercentDecoding {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import HTTPTypes
 
 /// Reads typed query parameters, answering 400 `invalid_parameter` (naming the parameter) for bad values.
@@ -53,3 +54,4 @@ enum QueryParameter {
     return raw
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// A query string split into ordered name/value pairs without any normalisation.
 ///
 /// The raw text is split on `&`, each part on its first `=`, and both halves are percent-decoded per
@@ -72,3 +73,4 @@ struct QueryString: Sendable {
     return parts.joined(separator: "&")
   }
 }
+#endif

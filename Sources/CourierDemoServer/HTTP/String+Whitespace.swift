@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 @available(macOS 14, iOS 17, tvOS 17, *)
 extension String {
   /// The text without leading and trailing spaces and tabs.
@@ -8,3 +9,4 @@ extension String {
     return String(self[first...last])
   }
 }
+#endif

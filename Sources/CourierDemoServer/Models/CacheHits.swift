@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// `GET /cache/hits/{key}`: `{"key": "k", "hits": 3, "notModified": 1, "unsafe": 1, "version": 2}`.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct CacheHits: Codable, Sendable, Equatable {
@@ -12,3 +13,4 @@ struct CacheHits: Codable, Sendable, Equatable {
   /// The key's current version (1 until a successful unsafe request).
   var version: Int
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// The body of `GET /cache/resource/{key}`:
 /// `{"key": "k", "version": 2, "hit": 5, "vary": {"Accept-Language": "de"}}`.
 @available(macOS 14, iOS 17, tvOS 17, *)
@@ -12,3 +13,4 @@ struct CacheResource: Codable, Sendable, Equatable {
   /// empty without `vary` or with `vary=*`.
   var vary: [String: String?]
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// `GET /counted/{key}` and `GET /counted/{key}/hits`: `{"key": "k", "hits": 1}`.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct CountedHits: Codable, Sendable, Equatable {
@@ -7,3 +8,4 @@ struct CountedHits: Codable, Sendable, Equatable {
   /// For `/counted/{key}/hits`: all hits on the key so far.
   var hits: Int
 }
+#endif

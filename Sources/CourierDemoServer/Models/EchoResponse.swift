@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// What `/echo/**` answers: the request exactly as the server received it.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct EchoResponse: Encodable, Sendable, Equatable {
@@ -35,3 +36,4 @@ struct EchoResponse: Encodable, Sendable, Equatable {
     try container.encode(bodyLength, forKey: .bodyLength)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// `/flaky/{key}` once it succeeds, and `GET /flaky/{key}/attempts`: `{"key": "k", "attempts": 3}`.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct FlakyAttempts: Codable, Sendable, Equatable {
@@ -6,3 +7,4 @@ struct FlakyAttempts: Codable, Sendable, Equatable {
   /// Requests to `/flaky/{key}` for this key so far, failed ones included.
   var attempts: Int
 }
+#endif

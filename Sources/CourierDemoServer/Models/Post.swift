@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// A blog post: `{"id","title","body"}`.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct Post: Codable, Sendable, Equatable {
@@ -8,3 +9,4 @@ struct Post: Codable, Sendable, Equatable {
   /// Body text.
   var body: String
 }
+#endif

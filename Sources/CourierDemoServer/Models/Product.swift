@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 
 /// A catalogue product: `{"id","name","category","price","tags","createdAt"}`.
@@ -31,3 +32,4 @@ struct ProductPage: Codable, Sendable, Equatable {
   /// Whether a later page has more items.
   var hasMore: Bool
 }
+#endif

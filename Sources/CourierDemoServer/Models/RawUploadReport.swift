@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// What `POST|PUT /upload/raw` answers: `{"size","sha256","contentType","chunked","contentLength"}`.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct RawUploadReport: Codable, Sendable, Equatable {
@@ -26,3 +27,4 @@ struct RawUploadReport: Codable, Sendable, Equatable {
     try container.encode(contentLength, forKey: .contentLength)
   }
 }
+#endif

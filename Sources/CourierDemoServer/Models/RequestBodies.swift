@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// `POST /auth/login` JSON body.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct LoginRequest: Decodable, Sendable {
@@ -47,3 +48,4 @@ struct RefreshFailureRequest: Decodable, Sendable {
   /// Whether `/auth/refresh` should answer 503.
   var enabled: Bool
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// `GET /admin/stats`: `{"refreshCalls": N, "requests": {"GET /products": 3, …}, "maxInFlight": N,
 /// "flaky": {"<key>": N, …}}`.
 @available(macOS 14, iOS 17, tvOS 17, *)
@@ -12,3 +13,4 @@ struct Stats: Codable, Sendable, Equatable {
   /// Requests per `/flaky/{key}` key, failed ones included.
   var flaky: [String: Int] = [:]
 }
+#endif

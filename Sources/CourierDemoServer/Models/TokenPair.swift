@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// The answer of `/auth/login` and `/auth/refresh`.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct TokenPair: Codable, Sendable, Equatable {
@@ -10,3 +11,4 @@ struct TokenPair: Codable, Sendable, Equatable {
   /// Lifetime of the access token in seconds.
   var expiresIn: Int
 }
+#endif

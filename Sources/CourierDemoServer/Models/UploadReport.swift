@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// What `POST /upload` answers: `{"parts": [...], "totalBytes": N}`.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct UploadReport: Codable, Sendable, Equatable {
@@ -39,3 +40,4 @@ struct UploadedPart: Codable, Sendable, Equatable {
     try container.encode(value, forKey: .value)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 
 /// A user as the API shows it: `{"id","email","name","createdAt"}`.
@@ -21,3 +22,4 @@ struct UserAccount: Sendable {
   /// The password in plain text.
   var password: String
 }
+#endif

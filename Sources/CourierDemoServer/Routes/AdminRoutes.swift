@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// Test controls under `/admin` (no authentication; not counted in the stats).
@@ -40,3 +41,4 @@ struct AdminRoutes: Sendable {
     return try JSONResponse.make(["reset": true])
   }
 }
+#endif

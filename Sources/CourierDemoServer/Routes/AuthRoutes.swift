@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// `POST /auth/login` and `POST /auth/refresh`.
@@ -56,3 +57,4 @@ struct AuthRoutes: Sendable {
     return (login.email, login.password)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// Resolves the bearer token of a request to a user, or throws the matching 401.
@@ -21,3 +22,4 @@ struct BearerAuth: Sendable {
     }
   }
 }
+#endif

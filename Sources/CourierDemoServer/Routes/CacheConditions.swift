@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import Hummingbird
 
@@ -29,3 +30,4 @@ struct CacheConditions: Sendable, Equatable {
     return lastModified <= ifModifiedSince
   }
 }
+#endif

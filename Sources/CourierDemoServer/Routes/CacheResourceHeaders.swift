@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import Hummingbird
 
@@ -60,3 +61,4 @@ struct CacheResourceHeaders: Sendable, Equatable {
     return fields
   }
 }
+#endif

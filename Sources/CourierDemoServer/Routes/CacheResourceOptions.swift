@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import HTTPTypes
 import Hummingbird
 
@@ -116,3 +117,4 @@ struct CacheResourceOptions: Sendable, Equatable {
     return String(text[first...last])
   }
 }
+#endif

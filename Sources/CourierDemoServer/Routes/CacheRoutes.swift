@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -108,3 +109,4 @@ struct CacheRoutes: Sendable {
     return values
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// The validated query of `POST`, `PUT`, `PATCH` and `DELETE /cache/resource/{key}`.
@@ -35,3 +36,4 @@ struct CacheUpdateOptions: Sendable, Equatable {
     return raw
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// `GET /challenge/{scheme}`: answers 401 with a `WWW-Authenticate` challenge of that scheme (`basic`, `digest`,
@@ -34,3 +35,4 @@ struct ChallengeRoutes: Sendable {
     return response
   }
 }
+#endif

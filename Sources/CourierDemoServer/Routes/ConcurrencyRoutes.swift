@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// `GET /concurrency/probe?ms=N`: shows how many requests a client keeps in flight at once.
@@ -39,3 +40,4 @@ struct ConcurrencyRoutes: Sendable {
     return try JSONResponse.make(ProbeReport(inFlight: inFlight, maxInFlight: maxInFlight))
   }
 }
+#endif

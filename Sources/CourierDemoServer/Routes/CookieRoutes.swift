@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import HTTPTypes
 import Hummingbird
 
@@ -58,3 +59,4 @@ struct CookieRoutes: Sendable {
     text.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: ",") }
   }
 }
+#endif

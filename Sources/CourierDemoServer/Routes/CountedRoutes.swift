@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// `GET /counted/{key}?ms=N` counts hits per key (to prove identical requests were de-duplicated);
@@ -38,3 +39,4 @@ struct CountedRoutes: Sendable {
     return try JSONResponse.make(CountedHits(key: key, hits: hits), headers: [.cacheControl: "no-store"])
   }
 }
+#endif

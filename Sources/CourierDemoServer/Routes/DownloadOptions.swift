@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// The validated path and query of `/download/{bytes}` (and of its `/drop` and `/sha256` siblings).
@@ -44,3 +45,4 @@ struct DownloadOptions: Sendable, Equatable {
     return value
   }
 }
+#endif

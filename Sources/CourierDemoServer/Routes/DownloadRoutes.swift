@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import Hummingbird
 
@@ -136,3 +137,4 @@ struct DownloadRoutes: Sendable {
     )
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// The extra query of `/download/{bytes}/drop`: `key` (which request drops) and `after` (when).
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct DropOptions: Sendable, Equatable {
@@ -21,3 +22,4 @@ struct DropOptions: Sendable, Equatable {
     self.after = Int64(after)
   }
 }
+#endif

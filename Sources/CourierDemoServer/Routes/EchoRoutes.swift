@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import Hummingbird
 
@@ -56,3 +57,4 @@ struct EchoRoutes: Sendable {
     return headers
   }
 }
+#endif

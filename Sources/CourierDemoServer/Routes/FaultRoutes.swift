@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 import ServiceLifecycle
 
@@ -75,3 +76,4 @@ struct FaultRoutes: Sendable {
     JSONResponse.empty()
   }
 }
+#endif

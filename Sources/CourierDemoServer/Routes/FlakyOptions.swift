@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// The validated query of `/flaky/{key}`.
@@ -83,3 +84,4 @@ struct FlakyOptions: Sendable, Equatable {
     }
   }
 }
+#endif

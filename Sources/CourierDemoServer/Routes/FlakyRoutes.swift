@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import Hummingbird
 
@@ -69,3 +70,4 @@ struct FlakyRoutes: Sendable {
     )
   }
 }
+#endif

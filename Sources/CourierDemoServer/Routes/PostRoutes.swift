@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import Hummingbird
 
@@ -83,3 +84,4 @@ struct PostRoutes: Sendable {
     return JSONResponse.empty()
   }
 }
+#endif

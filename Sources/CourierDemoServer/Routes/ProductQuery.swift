@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// The validated parameters of `GET /products`.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct ProductQuery: Sendable, Equatable {
@@ -100,3 +101,4 @@ struct ProductQuery: Sendable, Equatable {
     return value
   }
 }
+#endif

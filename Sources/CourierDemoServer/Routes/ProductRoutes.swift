@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// `GET /products` and `GET /products/{id}`.
@@ -39,3 +40,4 @@ struct ProductRoutes: Sendable {
     return try JSONResponse.make(product)
   }
 }
+#endif

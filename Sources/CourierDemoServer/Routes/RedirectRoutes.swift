@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// `/redirect/{code}?to=<location>`: answers with a redirect (301, 302, 303, 307 or 308) to `to`, a path on this
@@ -32,3 +33,4 @@ struct RedirectRoutes: Sendable {
     return response
   }
 }
+#endif

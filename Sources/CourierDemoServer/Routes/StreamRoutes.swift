@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import Hummingbird
 import NIOCore
@@ -92,3 +93,4 @@ struct StreamRoutes: Sendable {
       status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
   }
 }
+#endif

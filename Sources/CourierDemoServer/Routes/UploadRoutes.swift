@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// Uploads for multipart, streaming and progress tests; bodies are read chunk by chunk and never held whole.
@@ -55,3 +56,4 @@ struct UploadRoutes: Sendable {
     return try JSONResponse.make(report)
   }
 }
+#endif

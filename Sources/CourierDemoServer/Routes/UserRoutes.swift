@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import Hummingbird
 
@@ -85,3 +86,4 @@ struct UserRoutes: Sendable {
     return nil
   }
 }
+#endif

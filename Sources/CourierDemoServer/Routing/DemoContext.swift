@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 import NIOCore
 
@@ -15,3 +16,4 @@ struct DemoContext: RequestContext {
     channel = source.channel
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// The application's responder: `/echo` and everything below it for every method, the router otherwise.
@@ -25,3 +26,4 @@ struct DemoResponder: HTTPResponder {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// Assembles every route into the application's responder.
@@ -46,3 +47,4 @@ enum DemoRouter {
     return DemoResponder(router: router.buildResponder(), echo: EchoRoutes(state: state), routes: table)
   }
 }
+#endif

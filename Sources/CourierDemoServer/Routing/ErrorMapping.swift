@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// Turns any error a handler throws into a JSON error response.
@@ -61,3 +62,4 @@ enum ErrorMapping {
     }
   }
 }
+#endif

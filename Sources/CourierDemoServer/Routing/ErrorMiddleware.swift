@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// Catches every error below it and answers with a JSON error body (404/405 for unknown routes).
@@ -19,3 +20,4 @@ struct ErrorMiddleware: RouterMiddleware {
     }
   }
 }
+#endif

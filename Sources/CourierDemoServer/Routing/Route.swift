@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// One endpoint: a method, a path pattern in Hummingbird syntax (`/products/{id}`) and its handler.
@@ -20,3 +21,4 @@ struct Route: Sendable {
     "\(method.rawValue) \(pattern)"
   }
 }
+#endif

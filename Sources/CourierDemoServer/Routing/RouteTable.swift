@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 
 /// The method/pattern pairs the router knows, used to tell 405 from 404.
@@ -40,3 +41,4 @@ struct RouteTable: Sendable {
     return pattern.count == path.count
   }
 }
+#endif

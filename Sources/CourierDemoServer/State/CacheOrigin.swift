@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 
 /// Versions and counters behind `/cache/resource/{key}` and `/cache/hits/{key}`, kept by ``DemoState``.
@@ -75,3 +76,4 @@ struct CacheOrigin: Sendable {
     Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 
 /// Everything one running demo server remembers: accounts, tokens, posts, switches and counters (including the
@@ -275,3 +276,4 @@ actor DemoState {
     releasedGates = []
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// Counters behind `/flaky`, `/counted` and `/concurrency/probe`, kept by ``DemoState``.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct ProbeCounters: Sendable {
@@ -42,3 +43,4 @@ struct ProbeCounters: Sendable {
     maxInFlight = inFlight
   }
 }
+#endif

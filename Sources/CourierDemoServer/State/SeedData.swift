@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 
 /// The deterministic data every demo server starts with (and returns to on `/admin/reset`).
@@ -71,3 +72,4 @@ enum SeedData {
     )
   }
 }
+#endif

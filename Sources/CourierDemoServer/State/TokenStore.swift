@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 
 /// Issued access and refresh tokens, kept by ``DemoState``.
@@ -69,3 +70,4 @@ struct TokenStore: Sendable {
     return prefix + base64
   }
 }
+#endif

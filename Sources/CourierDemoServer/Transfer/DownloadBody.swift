@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Hummingbird
 import NIOCore
 import ServiceLifecycle
@@ -63,3 +64,4 @@ struct DownloadBody: Sendable {
     try await writer.finish(nil)
   }
 }
+#endif

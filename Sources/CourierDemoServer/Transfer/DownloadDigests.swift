@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// The SHA-256 of each `/download/{bytes}` body asked for, computed once per size and shared by every server (the
 /// bodies never change).
 @available(macOS 14, iOS 17, tvOS 17, *)
@@ -18,3 +19,4 @@ actor DownloadDigests {
     return await task.value
   }
 }
+#endif

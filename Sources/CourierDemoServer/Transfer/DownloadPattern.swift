@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import NIOCore
 
 /// The deterministic content of `/download/{bytes}`: byte `i` is `UInt8(truncatingIfNeeded: i &* 31 &+ 7)`.
@@ -42,3 +43,4 @@ enum DownloadPattern {
     return hash.finalizeHex()
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 /// Why a `multipart/form-data` body was rejected; becomes 400 `invalid_multipart`.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct MultipartFailure: Error, Sendable, Equatable {
@@ -14,3 +15,4 @@ struct MultipartFailure: Error, Sendable, Equatable {
     APIError(status: .badRequest, code: "invalid_multipart", message: message)
   }
 }
+#endif

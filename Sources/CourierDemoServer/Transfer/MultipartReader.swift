@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Foundation
 import MultipartKit
 import NIOCore
@@ -321,3 +322,4 @@ final class MultipartReader {
     return Array(trimmed) == Array("--\(boundary)--".utf8)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import NIOCore
 
 /// One `multipart/form-data` part while its body streams in: the size, the SHA-256 and, for a plain field, the first
@@ -52,3 +53,4 @@ struct PartDigest {
     )
   }
 }
+#endif

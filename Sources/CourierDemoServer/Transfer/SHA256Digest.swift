@@ -1,3 +1,4 @@
+#if canImport(Hummingbird)
 import Crypto
 import NIOCore
 
@@ -43,3 +44,4 @@ struct SHA256Digest: Sendable {
     }.joined()
   }
 }
+#endif
