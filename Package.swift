@@ -5,8 +5,10 @@ let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny")
 ]
 
-/// Where the demo server's Hummingbird builds: everywhere but watchOS.
-let hummingbirdPlatforms: [Platform] = [.macOS, .iOS, .tvOS, .visionOS, .macCatalyst, .linux, .android, .windows]
+/// Where the demo server builds: everywhere but watchOS.
+let hummingbirdPlatforms: [Platform] = [
+  .macOS, .iOS, .tvOS, .visionOS, .macCatalyst, .linux, .android, .windows, .openbsd,
+]
 
 let package = Package(
   name: "Courier",
@@ -159,19 +161,22 @@ let package = Package(
     .target(
       name: "CourierDemoServer",
       dependencies: [
-        // Hummingbird's default traits compile swift-configuration, which needs watchOS 11: on watchOS the demo server
-        // is an empty module, and the library products build at the package's floor.
+        // Hummingbird 2.28's code for its default ConfigurationSupport trait has no watchOS availability: on watchOS
+        // the demo server is an empty module with no dependencies, and the library products build at the floor.
         .product(name: "Hummingbird", package: "hummingbird", condition: .when(platforms: hummingbirdPlatforms)),
         .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(platforms: hummingbirdPlatforms)),
         .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(platforms: hummingbirdPlatforms)),
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "MultipartKit", package: "multipart-kit"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: hummingbirdPlatforms)),
+        .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(platforms: hummingbirdPlatforms)),
+        .product(name: "Logging", package: "swift-log", condition: .when(platforms: hummingbirdPlatforms)),
+        .product(name: "MultipartKit", package: "multipart-kit", condition: .when(platforms: hummingbirdPlatforms)),
+        .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: hummingbirdPlatforms)),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(platforms: hummingbirdPlatforms)),
+        .product(
+          name: "ServiceLifecycle", package: "swift-service-lifecycle",
+          condition: .when(platforms: hummingbirdPlatforms)),
+        .product(
+          name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(platforms: hummingbirdPlatforms)),
       ],
       swiftSettings: swiftSettings
     ),

@@ -40,6 +40,8 @@ public final class URLSessionTransport: HTTPTransport {
   /// The session requests are sent with.
   public let session: URLSession
   private let ownsSession: Bool
+  /// The identifier of the session's background configuration, if it has one (read once: `configuration` copies).
+  private let backgroundIdentifier: String?
   /// Receives the callbacks of streaming tasks; `nil` for a session created elsewhere.
   private let delegate: SessionDelegate?
   /// Where requests that must not be sent twice go on Linux, one connection each (see ``send(_:body:options:)``).
@@ -95,6 +97,7 @@ public final class URLSessionTransport: HTTPTransport {
     #endif
     self.delegate = delegate
     ownsSession = true
+    backgroundIdentifier = configuration.identifier
     #if canImport(FoundationNetworking)
     let unrepeatableDelegate = SessionDelegate(serverTrust: serverTrust)
     unrepeatable = (
@@ -115,6 +118,7 @@ public final class URLSessionTransport: HTTPTransport {
     delegate = nil
     unrepeatable = nil
     ownsSession = false
+    backgroundIdentifier = session.configuration.identifier
   }
 
   deinit {
@@ -163,6 +167,7 @@ public final class URLSessionTransport: HTTPTransport {
     body: BodyStream?,
     options: TransportOptions
   ) async throws -> (HTTPResponse, BodyStream) {
+    if let refusal = Self.refusal(ofBackgroundSession: backgroundIdentifier, request: request) { throw refusal }
     // URLSession's delegate reports a request's body going out, and nothing for a request without one (nor for any
     // request sent through a completion handler): such a request counts as sent once it has been with the session
     // for `sentGrace` without failing. A refused connection, an unknown host or an offline device fail sooner.
@@ -198,9 +203,6 @@ public final class URLSessionTransport: HTTPTransport {
     body: BodyStream?,
     options: TransportOptions
   ) async throws -> (HTTPResponse, BodyStream) {
-    if let refusal = Self.refusal(ofBackgroundSession: session.configuration.identifier, request: request) {
-      throw refusal
-    }
     guard var urlRequest = Self.urlRequest(for: request, timeout: options.timeout) else {
       throw CourierError(.invalidURL, "The request has no usable URL", request: request)
     }
