@@ -158,11 +158,10 @@ extension CourierError: LocalizedError {
 }
 
 extension HTTPRequest.Method {
-  /// Whether sending the request twice has the effect of sending it once (RFC 9110 §9.2.2).
-  var isIdempotent: Bool {
-    switch self {
-    case .get, .head, .options, .trace, .put, .delete: true
-    default: false
-    }
-  }
+  /// The methods whose request, sent twice, has the effect of sending it once (RFC 9110 §9.2.2); `RetryInterceptor`'s
+  /// default `idempotentMethods` is the same list (a test holds them equal).
+  static let idempotent: Set<HTTPRequest.Method> = [.get, .head, .options, .trace, .put, .delete]
+
+  /// Whether sending the request twice has the effect of sending it once.
+  var isIdempotent: Bool { Self.idempotent.contains(self) }
 }

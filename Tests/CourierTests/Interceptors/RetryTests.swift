@@ -43,6 +43,8 @@ import Testing
 
   @Test func idempotencyRules() {
     let retry = RetryInterceptor()
+    // The interceptor's default list is the one the rest of Courier calls idempotent.
+    #expect(retry.idempotentMethods == HTTPRequest.Method.idempotent)
     for method in [HTTPRequest.Method.get, .head, .put, .delete, .options, .trace] {
       #expect(retry.allowsRetry(of: HTTPRequest(method: method, scheme: "https", authority: "x", path: "/")))
     }

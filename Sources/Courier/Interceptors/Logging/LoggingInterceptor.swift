@@ -117,7 +117,7 @@ public struct LoggingInterceptor: Interceptor {
     guard context[LoggedKey.self] else { return try await next(request, body, context) }
     guard logsSuccess else {
       // Nothing to write unless the call fails: no metadata, request line or timing work on the way.
-      let started = Uptime.now
+      let started = ContinuousClock.now
       do {
         return try await next(request, body, context)
       } catch {
@@ -134,7 +134,7 @@ public struct LoggingInterceptor: Interceptor {
     let line = LogRequestLine(method: request.method.rawValue, url: redactor.url(of: request))
 
     logRequest(request, body: body, line: line, context: context, logger: logger)
-    let started = Uptime.now
+    let started = ContinuousClock.now
     do {
       let (response, responseBody) = try await next(request, body, context)
       let milliseconds = Self.milliseconds(since: started)
@@ -163,8 +163,9 @@ public struct LoggingInterceptor: Interceptor {
     return logger
   }
 
-  static func milliseconds(since start: Uptime) -> Int {
-    Int((max(start.elapsed(), 0) * 1000).rounded())
+  static func milliseconds(since start: ContinuousClock.Instant) -> Int {
+    let elapsed = start.duration(to: .now).components
+    return Int((Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15).rounded())
   }
 }
 
