@@ -5,6 +5,10 @@ import HTTPTypes
 import FoundationNetworking
 #endif
 
+#if canImport(Security)
+import Security
+#endif
+
 extension CourierError {
   /// Classifies a transport's failure: `URLError` codes, `CancellationError`, or an error Courier already made.
   init(transportFailure error: any Error, request: HTTPRequest?) {
@@ -23,7 +27,16 @@ extension CourierError {
     }
     let description = urlError.localizedDescription
     let reported = "URLSession failed: \(description) (code \(urlError.code.rawValue))"
-    if let failure = TLSFailure(code: urlError.code, message: description) {
+    if urlError.code.rawValue == Self.appTransportSecurityCode {
+      self.init(
+        .invalidRequest,
+        "App Transport Security refused plain http to \(TLSFailure.host(of: request)): use https, or allow the host "
+          + "under NSAppTransportSecurity in the app's Info.plist (\(reported))",
+        request: request, underlyingError: urlError)
+      return
+    }
+    let trustCode = urlError.code == .serverCertificateUntrusted ? Self.trustErrorCode(of: urlError) : nil
+    if let failure = TLSFailure(code: urlError.code, message: description, trustErrorCode: trustCode) {
       let detail = failure.detail(host: TLSFailure.host(of: request), reported: reported)
       self.init(.tls, detail, request: request, underlyingError: urlError)
       return
@@ -49,6 +62,25 @@ extension CourierError {
       kind = .transport
     }
     self.init(kind, reported, request: request, underlyingError: urlError)
+  }
+
+  /// `NSURLErrorAppTransportSecurityRequiresSecureConnection`: App Transport Security refused a plain http request.
+  static let appTransportSecurityCode = -1022
+
+  /// The code of the error of the server trust a certificate failure carries (Apple platforms; `nil` elsewhere).
+  static func trustErrorCode(of error: URLError) -> Int? {
+    #if canImport(Security)
+    // The trust URLSession refused; evaluated again only to learn which check failed, on this failure's path alone.
+    guard let value = error.userInfo[NSURLErrorFailingURLPeerTrustErrorKey] as CFTypeRef?,
+      CFGetTypeID(value) == SecTrustGetTypeID()
+    else { return nil }
+    let trust = value as! SecTrust
+    var failure: CFError?
+    guard !SecTrustEvaluateWithError(trust, &failure), let failure else { return nil }
+    return CFErrorGetCode(failure)
+    #else
+    return nil
+    #endif
   }
 
   /// libcurl's words for a body cut short (a `Content-Length` not reached, a chunked body without its last chunk)

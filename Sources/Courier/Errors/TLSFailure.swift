@@ -78,18 +78,38 @@ package enum TLSFailure: Sendable, Equatable, CaseIterable {
   /// The failed check a `URLError` reports by its code, or by its message when the code says no more
   /// (FoundationNetworking reports libcurl's TLS failures as `URLError.unknown` with libcurl's text); `nil` when it is
   /// no TLS failure.
-  package init?(code: URLError.Code, message: String) {
+  ///
+  /// Apple's URLSession reports a certificate it does not trust — also one for another host, or a self-signed one — as
+  /// `serverCertificateUntrusted` (-1202) with a message in the user's language: the check is then read from the code
+  /// of the trust evaluation's error (`trustErrorCode`, an `errSec…` status), and without one the failure names both
+  /// the chain and the host.
+  package init?(code: URLError.Code, message: String, trustErrorCode: Int? = nil) {
+    if let trustErrorCode, code == .serverCertificateUntrusted {
+      self = Self(securityCode: trustErrorCode)
+      return
+    }
     switch code {
     case .serverCertificateHasUnknownRoot: self = .unknownRoot
     case .serverCertificateHasBadDate: self = Self(message: message) ?? .outsideValidity
     case .serverCertificateNotYetValid: self = .notYetValid
-    case .serverCertificateUntrusted: self = Self(message: message) ?? .untrusted
+    case .serverCertificateUntrusted: self = Self(message: message) ?? .rejected
     case .clientCertificateRejected, .clientCertificateRequired: self = .clientCertificate
     case .secureConnectionFailed: self = Self(message: message) ?? .handshake
     case .unknown:
       guard let failure = Self(message: message) else { return nil }
       self = failure
     default: return nil
+    }
+  }
+
+  /// The failed check a Security framework trust evaluation's error code names (`errSecCertificateExpired`,
+  /// `errSecCertificateNotValidYet`, `errSecHostNameMismatch`, `errSecNotTrusted`, `errSecCreateChainFailed`, …).
+  package init(securityCode: Int) {
+    switch securityCode {
+    case -67818: self = .expired  // errSecCertificateExpired
+    case -67819: self = .notYetValid  // errSecCertificateNotValidYet
+    case -67602: self = .wrongHost  // errSecHostNameMismatch
+    default: self = .untrusted  // errSecNotTrusted and the rest: the evaluation does not say which check
     }
   }
 

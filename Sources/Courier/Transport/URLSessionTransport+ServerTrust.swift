@@ -63,13 +63,7 @@ extension ServerTrustEvaluator {
     guard SecTrustEvaluateWithError(trust, &failure) else {
       let count = policy.certificates.count
       let roots = policy.trustsSystemRoots ? "the system's and \(count) of its own" : "only its own \(count)"
-      let check: TLSFailure
-      switch failure.map({ CFErrorGetCode($0) }) ?? 0 {
-      case -67818: check = .expired  // errSecCertificateExpired
-      case -67819: check = .notYetValid  // errSecCertificateNotValidYet
-      case -67602: check = .wrongHost  // errSecHostNameMismatch
-      default: check = .untrusted  // errSecNotTrusted and the rest: the evaluation does not say which
-      }
+      let check = TLSFailure(securityCode: failure.map { CFErrorGetCode($0) } ?? 0)
       let reported =
         "trust evaluation against the policy's roots (\(roots)): "
         + (failure.map { CFErrorCopyDescription($0) as String } ?? "not trusted")

@@ -57,7 +57,11 @@ import FoundationNetworking
     #expect(TLSFailure(code: .serverCertificateHasUnknownRoot, message: "") == .unknownRoot)
     #expect(TLSFailure(code: .serverCertificateHasBadDate, message: "") == .outsideValidity)
     #expect(TLSFailure(code: .serverCertificateNotYetValid, message: "") == .notYetValid)
-    #expect(TLSFailure(code: .serverCertificateUntrusted, message: "") == .untrusted)
+    // Apple says -1202 also for another host's certificate and a self-signed one, in the user's language.
+    #expect(TLSFailure(code: .serverCertificateUntrusted, message: "") == .rejected)
+    #expect(
+      TLSFailure(code: .serverCertificateUntrusted, message: "Le certificat de ce serveur n'est pas valide.")
+        == .rejected)
     #expect(TLSFailure(code: .secureConnectionFailed, message: "An SSL error has occurred") == .handshake)
     #expect(TLSFailure(code: .clientCertificateRequired, message: "") == .clientCertificate)
     #expect(
@@ -109,5 +113,40 @@ import FoundationNetworking
     #expect(wrongHost.detail.contains("its certificate is not valid for 127.0.0.1"))
     let reset = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "Connection reset by peer"])
     #expect(CourierError(transportFailure: reset, request: request).kind == .connectionLost)
+  }
+
+  @Test(arguments: [
+    (-67818, TLSFailure.expired), (-67819, .notYetValid), (-67602, .wrongHost), (-67843, .untrusted), (-1, .untrusted),
+  ])
+  func theTrustEvaluationsCodeNamesTheCheckOfA1202(_ securityCode: Int, _ failure: TLSFailure) {
+    #expect(TLSFailure(securityCode: securityCode) == failure)
+    #expect(TLSFailure(code: .serverCertificateUntrusted, message: "", trustErrorCode: securityCode) == failure)
+    // The more precise codes keep their own meaning.
+    #expect(
+      TLSFailure(code: .serverCertificateHasUnknownRoot, message: "", trustErrorCode: securityCode) == .unknownRoot)
+  }
+
+  @Test func eachAppleCertificateCodeIsATLSErrorNamingTheHost() throws {
+    let request = HTTPRequest(method: .get, scheme: "https", authority: "api.example.com:8443", path: "/")
+    let codes: [(Int, String)] = [
+      (-1201, "expired or not yet valid"), (-1202, "or is not valid for api.example.com"),
+      (-1203, "issued by an unknown root"), (-1204, "not yet valid"), (-1205, "client certificate"),
+      (-1206, "client certificate"),
+    ]
+    for (code, words) in codes {
+      let error = CourierError(
+        transportFailure: URLError(try #require(URLError.Code(rawValue: code))), request: request)
+      #expect(error.kind == .tls, "\(code)")
+      #expect(error.detail.contains("The secure connection to api.example.com failed"), "\(code): \(error.detail)")
+      #expect(error.detail.contains(words), "\(code): \(error.detail)")
+    }
+  }
+
+  @Test func appTransportSecurityRefusingPlainHTTPIsAnInvalidRequestThatSaysWhatToChange() throws {
+    let request = HTTPRequest(method: .get, scheme: "http", authority: "api.example.com", path: "/")
+    let error = CourierError(transportFailure: URLError(try #require(URLError.Code(rawValue: -1022))), request: request)
+    #expect(error.kind == .invalidRequest)
+    #expect(error.detail.contains("App Transport Security refused plain http to api.example.com"))
+    #expect(error.detail.contains("NSAppTransportSecurity"))
   }
 }
