@@ -71,6 +71,8 @@ extension CourierError {
   static func trustErrorCode(of error: URLError) -> Int? {
     #if canImport(Security)
     // The trust URLSession refused; evaluated again only to learn which check failed, on this failure's path alone.
+    // URLSession evaluated it already, so the Security framework answers from that result rather than evaluating
+    // anew (which could wait on the network), and with the same error.
     guard let value = error.userInfo[NSURLErrorFailingURLPeerTrustErrorKey] as CFTypeRef?,
       CFGetTypeID(value) == SecTrustGetTypeID()
     else { return nil }

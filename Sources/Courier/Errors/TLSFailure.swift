@@ -106,7 +106,8 @@ package enum TLSFailure: Sendable, Equatable, CaseIterable {
   /// `errSecCertificateNotValidYet`, `errSecHostNameMismatch`, `errSecNotTrusted`, `errSecCreateChainFailed`, …).
   package init(securityCode: Int) {
     switch securityCode {
-    case -67818: self = .expired  // errSecCertificateExpired
+    // errSecCertificateExpired: the SSL policy's validity check reports it for a certificate not yet valid too.
+    case -67818: self = .outsideValidity
     case -67819: self = .notYetValid  // errSecCertificateNotValidYet
     case -67602: self = .wrongHost  // errSecHostNameMismatch
     default: self = .untrusted  // errSecNotTrusted and the rest: the evaluation does not say which check

@@ -116,7 +116,8 @@ import FoundationNetworking
   }
 
   @Test(arguments: [
-    (-67818, TLSFailure.expired), (-67819, .notYetValid), (-67602, .wrongHost), (-67843, .untrusted), (-1, .untrusted),
+    (-67818, TLSFailure.outsideValidity), (-67819, .notYetValid), (-67602, .wrongHost), (-67843, .untrusted),
+    (-1, .untrusted),
   ])
   func theTrustEvaluationsCodeNamesTheCheckOfA1202(_ securityCode: Int, _ failure: TLSFailure) {
     #expect(TLSFailure(securityCode: securityCode) == failure)
