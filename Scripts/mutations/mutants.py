@@ -93,7 +93,7 @@ MUTANTS = [
     },
     {
         "name": "a drain skips the wait a server asked for with Retry-After",
-        "file": "Sources/CourierOutbox/Outbox.swift",
+        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
         "old": "!forced || (candidate.heldUntil.map { $0 > now } ?? false)",
         "new": "!forced",
         "tests": "OutboxAppTests",

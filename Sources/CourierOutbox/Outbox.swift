@@ -23,11 +23,11 @@ public actor Outbox {
   let client: APIClient
   let store: any OutboxStore
   let configuration: Configuration
-  private var subscribers: [UUID: AsyncStream<OutboxEvent>.Continuation] = [:]
+  var subscribers: [UUID: AsyncStream<OutboxEvent>.Continuation] = [:]
   /// The lanes with an attempt in flight.
-  private var busyLanes: Set<String> = []
+  var busyLanes: Set<String> = []
   /// The items being sent now.
-  private(set) var inFlight: Set<OutboxItem.ID> = [] {
+  var inFlight: Set<OutboxItem.ID> = [] {
     didSet {
       guard !flightWaiters.isEmpty else { return }
       let (done, waiting) = flightWaiters.reduce(into: ([CheckedContinuation<Void, Never>](), [FlightWaiter]())) {
@@ -41,28 +41,28 @@ public actor Outbox {
   /// Callers of `finishAttemptsInFlight()`, with the items they wait for.
   var flightWaiters: [FlightWaiter] = []
   /// How many delivery passes began.
-  private(set) var passes: UInt64 = 0
+  var passes: UInt64 = 0
   /// Callers of `drainUntilDone()`, released by the first pass that began after they asked and left nothing in flight
   /// and nothing more to start.
   var settleWaiters: [(after: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
-  private var lifecycle: AppLifecycleObserver?
-  private var loop: Task<Void, Never>?
-  private var wake: AsyncStream<Void>.Continuation?
-  private var drainWaiters: [CheckedContinuation<Void, Never>] = []
+  var lifecycle: AppLifecycleObserver?
+  var loop: Task<Void, Never>?
+  var wake: AsyncStream<Void>.Continuation?
+  var drainWaiters: [CheckedContinuation<Void, Never>] = []
   /// Whether `drain()` asked to send what waits in a backoff now.
-  private var ignoreBackoffOnce = false
-  private var lastReportedCount: Int?
+  var ignoreBackoffOnce = false
+  var lastReportedCount: Int?
   /// The items and body bytes waiting, while known: an enqueue adds to them, any other change forgets them.
-  private var waiting: (count: Int, bytes: Int)? {
+  var waiting: (count: Int, bytes: Int)? {
     didSet { if waiting == nil { waitingGeneration &+= 1 } }
   }
   /// Counts the times ``waiting`` was forgotten, so that totals read from the store across a suspension are kept only
   /// when nothing changed meanwhile.
-  private var waitingGeneration: UInt64 = 0
+  var waitingGeneration: UInt64 = 0
   /// The handlers of final results, by kind name.
-  private var resultHandlers: [String: @Sendable (OutboxResult) async -> Void] = [:]
+  var resultHandlers: [String: @Sendable (OutboxResult) async -> Void] = [:]
   /// Items whose result a handler is taking now, so that none is given the same result twice at once.
-  private var handling: Set<OutboxItem.ID> = []
+  var handling: Set<OutboxItem.ID> = []
 
   /// An outbox whose items live in a SQLite database at `path` (made if missing), sent through `client`.
   ///
@@ -231,7 +231,7 @@ public actor Outbox {
   }
 
   /// Lets every caller of ``waitUntilDrained()`` look again: those not cancelled wait on.
-  private func releaseDrainWaiters() {
+  func releaseDrainWaiters() {
     for waiter in drainWaiters { waiter.resume() }
     drainWaiters = []
   }
@@ -356,7 +356,7 @@ public actor Outbox {
   }
 
   /// Gives the result of `id` to its kind's handler, once it returns, records that it was taken.
-  private func handleResult(of id: OutboxItem.ID, kind: String) async {
+  func handleResult(of id: OutboxItem.ID, kind: String) async {
     guard let handler = resultHandlers[kind], handling.insert(id).inserted else { return }
     defer { handling.remove(id) }
     guard let result = try? await store.result(for: id) else { return }
@@ -364,342 +364,9 @@ public actor Outbox {
     try? await store.markHandled(id)
   }
 
-  // MARK: Delivery
-
-  private func run(wakes: AsyncStream<Void>) async {
-    waiting = nil
-    if let kinds = configuration.kinds {
-      let known = Set(kinds.map { KindVersion(kind: $0.name, version: $0.version) })
-      if let quarantined = try? await store.quarantine(unless: known) {
-        for (id, reason) in quarantined { emit(.quarantined(id, reason: reason)) }
-      }
-    }
-    // One watcher for the whole run: the network coming (or going) wakes the outbox.
-    let watcher = Task { [weak self, monitor = configuration.monitor] in
-      for await _ in monitor.onlineChanges() { await self?.wakeUp() }
-    }
-    defer { watcher.cancel() }
-    var wakeIterator = wakes.makeAsyncIterator()
-    while !Task.isCancelled {
-      passes += 1
-      let pass = passes
-      let nextWake = await sendWhatIsReady()
-      await reportCount()
-      // Settled: nothing in flight, and nothing asked to go again at once.
-      if busyLanes.isEmpty, (nextWake ?? .infinity) > 0 { releaseSettleWaiters(settledBy: pass) }
-      // Sleep until something changes: an enqueue, an attempt finished, the network, or the next due time.
-      let timer: Task<Void, Never>? = nextWake.map { seconds in
-        Task { [weak self, clock = configuration.clock] in
-          try? await clock.sleep(seconds: seconds)
-          if !Task.isCancelled { await self?.wakeUp() }
-        }
-      }
-      let woken = await wakeIterator.next() != nil
-      timer?.cancel()
-      guard woken else { break }
-    }
-  }
-
-  /// Starts a lane runner for every lane head that may go now; returns in how many seconds the earliest waiting one
-  /// may go, if any.
-  private func sendWhatIsReady() async -> TimeInterval? {
-    // Offline, nothing can go: the network coming back wakes the outbox (enqueues said they wait for it).
-    guard configuration.monitor.currentPath.isOnline else { return nil }
-    let candidates: [Candidate]
-    do {
-      candidates = try await store.laneHeads(excluding: busyLanes)
-    } catch {
-      return 1
-    }
-    let forced = ignoreBackoffOnce
-    ignoreBackoffOnce = false
-    var earliest: TimeInterval?
-    for candidate in candidates where busyLanes.count < configuration.maxConcurrentLanes {
-      // A runner may have taken the lane while this pass was suspended.
-      guard !busyLanes.contains(candidate.item.lane) else { continue }
-      switch await consider(candidate, forced: forced) {
-      case .go:
-        let item = candidate.item
-        busyLanes.insert(item.lane)
-        inFlight.insert(item.id)
-        Task { await self.runLane(from: item) }
-      case .later(let seconds):
-        earliest = min(earliest ?? seconds, seconds)
-      case .waits:
-        break
-      }
-    }
-    return earliest
-  }
-
-  /// What to do with a lane's first item now.
-  private enum Verdict {
-    /// Send it.
-    case go
-    /// Look again in so many seconds (0: at once, something changed).
-    case later(TimeInterval)
-    /// It waits for something that wakes the outbox (the network, an earlier item, the app).
-    case waits
-  }
-
-  /// Decides whether `candidate` may be sent now; an item past its deadline or its key's retention is dealt with here.
-  private func consider(_ candidate: Candidate, forced: Bool) async -> Verdict {
-    let item = candidate.item
-    let now = configuration.clock.now
-    let path = configuration.monitor.currentPath
-    if let giveUp = candidate.constraints.giveUpAfter, now > giveUp {
-      await deadLetter(item, OutboxError(.limitReached, "The item's deadline \(giveUp) passed before it was delivered"))
-      return .later(0)
-    }
-    if now.timeIntervalSince(item.enqueuedAt) > configuration.keyRetention {
-      await reconcile(item)
-      return .later(0)
-    }
-    switch candidate.dependency {
-    case .delivered?, nil: break
-    case .deadLetter?, .cancelled?, .quarantined?:
-      if candidate.constraints.ifDependencyFails == .cancel {
-        // Its dependency failed after it was enqueued; cancel it as the failure would have.
-        try? await cancelDependants(of: item.after!, because: "the item \(item.after!) it waits for failed")
-        return .later(0)
-      }
-    case .pending?, .sending?:
-      return .waits
-    }
-    guard path.isOnline else {
-      emit(.waiting(item.id, .offline))
-      return .waits
-    }
-    if (path.isExpensive && !candidate.constraints.allowsExpensiveNetwork)
-      || (path.isConstrained && !candidate.constraints.allowsConstrainedNetwork)
-    {
-      emit(.waiting(item.id, .constraint))
-      return .waits
-    }
-    if let notBefore = candidate.constraints.notBefore, notBefore > now {
-      emit(.waiting(item.id, .constraint))
-      return .later(notBefore.timeIntervalSince(now))
-    }
-    // A drain skips a backoff, but never a wait the server asked for.
-    if item.nextAttemptAt > now, !forced || (candidate.heldUntil.map { $0 > now } ?? false) {
-      return .later(item.nextAttemptAt.timeIntervalSince(now))
-    }
-    return .go
-  }
-
-  /// Items a lane runner sends in a row before it gives its place back, so that lanes beyond
-  /// ``Configuration/maxConcurrentLanes`` get their turn.
-  private static let itemsPerTurn = 32
-
-  /// Whether `candidate` may be sent at once with nothing to do first: the last step of ``consider(_:forced:)``'s
-  /// checks, none of which it needs here — what it cannot decide alone goes back to the delivery loop.
-  static func mayGoAtOnce(_ candidate: Candidate, now: Date, path: NetworkPath, keyRetention: TimeInterval) -> Bool {
-    let item = candidate.item
-    let constraints = candidate.constraints
-    return (candidate.dependency == nil || candidate.dependency == .delivered)
-      && constraints.giveUpAfter.map { now <= $0 } ?? true
-      && now.timeIntervalSince(item.enqueuedAt) <= keyRetention
-      && path.isOnline
-      && (!path.isExpensive || constraints.allowsExpensiveNetwork)
-      && (!path.isConstrained || constraints.allowsConstrainedNetwork)
-      && constraints.notBefore.map { $0 <= now } ?? true
-      && item.nextAttemptAt <= now
-  }
-
-  /// What an attempt left for its lane.
-  private enum AttemptOutcome {
-    /// The lane's next item, already marked sending with the delivery's record.
-    case claimed(Claim)
-    /// The lane may go on: look at its next item.
-    case goOn
-    /// The lane waits (a backoff, a pause, a failure to record).
-    case stop
-  }
-
-  /// Sends `first`, then the lane's next items while each may go at once; gives the lane back when one may not (the
-  /// delivery loop takes it from there), after a turn, or when the outbox stops.
-  private func runLane(from first: OutboxItem) async {
-    let lane = first.lane
-    var claimed = try? await store.markSending(first.id)
-    if claimed == nil { inFlight.remove(first.id) }
-    var sent = 0
-    while let claim = claimed {
-      sent += 1
-      let mayContinue = isRunning && sent < Self.itemsPerTurn
-      let outcome = await attempt(claim, claimingNext: mayContinue)
-      inFlight.remove(claim.item.id)
-      claimed = nil
-      switch outcome {
-      case .claimed(let next):
-        inFlight.insert(next.item.id)
-        claimed = next
-      case .goOn where mayContinue:
-        guard let candidate = try? await store.laneHead(lane), case .go = await consider(candidate, forced: false)
-        else { break }
-        inFlight.insert(candidate.item.id)
-        claimed = try? await store.markSending(candidate.item.id)
-        if claimed == nil { inFlight.remove(candidate.item.id) }
-      case .goOn, .stop:
-        break
-      }
-    }
-    busyLanes.remove(lane)
-    wakeUp()
-  }
-
-  /// Sends the claimed item once and records what came of it; with `claimingNext`, a delivery's record also claims the
-  /// lane's next item when it may go at once.
-  private func attempt(_ claim: Claim, claimingNext: Bool) async -> AttemptOutcome {
-    let (item, request) = claim
-    emit(.sending(item.id, attempt: item.attempts))
-    let decision: DeliveryDecision
-    var response: RecordedResponse?
-    do {
-      let endpoint = try endpoint(for: request)
-      let answer = try await client.send(endpoint)
-      response = RecordedResponse(status: answer.status, headerFields: answer.response.headerFields, body: answer.value)
-      decision = DeliveryDecision.decide(
-        status: answer.status, headerFields: answer.response.headerFields, now: configuration.clock.now)
-    } catch {
-      decision = DeliveryDecision.decide(failure: error)
-      if let failure = error as? CourierError, let head = failure.response {
-        response = RecordedResponse(status: head.status, headerFields: head.headerFields, body: failure.body ?? Data())
-      }
-    }
-    if case .delivered = decision, let response {
-      return await settleDelivery(item, response: response, claimingNext: claimingNext)
-    }
-    await settle(item, decision: decision, response: response)
-    switch decision {
-    case .delivered, .deadLetter: return .goOn
-    case .retry, .pause: return .stop
-    }
-  }
-
-  /// Records a delivery — and, in the same transaction, claims the lane's next item when it may go at once.
-  private func settleDelivery(
-    _ item: OutboxItem, response: RecordedResponse, claimingNext: Bool
-  ) async
-    -> AttemptOutcome
-  {
-    let now = configuration.clock.now
-    let path = configuration.monitor.currentPath
-    let retention = configuration.keyRetention
-    let recorded: RecordResult
-    let next: Claim?
-    do {
-      if claimingNext {
-        (recorded, next) = try await store.recordDelivery(
-          response, for: item.id, lane: item.lane, at: now,
-          claimingNextIf: { Self.mayGoAtOnce($0, now: now, path: path, keyRetention: retention) })
-      } else {
-        (recorded, next) = (try await store.record(.delivered(response), for: item.id, lane: item.lane, at: now), nil)
-      }
-    } catch {
-      // The answer could not be recorded: the item stays "sending" and is sent again, with its key, next time.
-      await reportCount()
-      return .stop
-    }
-    // One item fewer waits; dependants whose values were bound changed their bytes, and failed ones stopped waiting:
-    // those are read again.
-    if recorded.changedDependants { waiting = nil } else { adjustWaiting(count: -1, bytes: -item.bodyLength) }
-    emit(.delivered(item.id, status: response.status))
-    await handleResult(of: item.id, kind: item.kind)
-    for failure in recorded.failures {
-      emit(.deadLettered(failure.id, failure.error))
-      try? await cancelDependants(of: failure.id, because: "the item \(failure.id) it waits for became a dead letter")
-      if let failed = try? await store.result(for: failure.id) {
-        await handleResult(of: failure.id, kind: failed.item.kind)
-      }
-    }
-    await reportCount()
-    return next.map(AttemptOutcome.claimed) ?? .goOn
-  }
-
-  private func settle(_ item: OutboxItem, decision: DeliveryDecision, response: RecordedResponse?) async {
-    let now = configuration.clock.now
-    do {
-      switch decision {
-      case .delivered:
-        // A success without an answer to record cannot happen; settleDelivery records those that have one.
-        break
-      case .retry(let reason, let retryAfter):
-        guard item.attempts < configuration.maxAttempts else {
-          await deadLetter(
-            item,
-            OutboxError(
-              .limitReached, "The item was sent \(item.attempts) times without success; last: \(reason)",
-              status: response?.status), response: response)
-          return
-        }
-        let delay = DeliveryDecision.backoff(
-          afterAttempt: item.attempts, base: configuration.baseDelay, maximum: configuration.maxDelay,
-          retryAfter: retryAfter, random: configuration.random())
-        let until = now.addingTimeInterval(delay)
-        let held = retryAfter.map { now.addingTimeInterval($0) }
-        try await store.record(
-          .retry(at: until, heldUntil: held, reason: reason), for: item.id, lane: item.lane, at: now)
-        emit(.waiting(item.id, .backoff(until: until)))
-      case .pause(let reason):
-        try await store.record(.pauseLane(reason: reason), for: item.id, lane: item.lane, at: now)
-        emit(.waiting(item.id, .paused(reason: reason)))
-      case .deadLetter(let reason):
-        await deadLetter(item, OutboxError(.rejected, reason, status: response?.status), response: response)
-      }
-    } catch {
-      // The answer could not be recorded: the item stays "sending" and is sent again, with its key, next time.
-    }
-    await reportCount()
-  }
-
-  private func deadLetter(_ item: OutboxItem, _ error: OutboxError, response: RecordedResponse? = nil) async {
-    waiting = nil
-    let now = configuration.clock.now
-    do {
-      try await store.record(
-        .deadLetter(reason: error.message, response: response), for: item.id, lane: item.lane, at: now)
-      emit(.deadLettered(item.id, error))
-      try await cancelDependants(of: item.id, because: "the item \(item.id) it waits for became a dead letter")
-      await handleResult(of: item.id, kind: item.kind)
-    } catch {}
-  }
-
-  private func reconcile(_ item: OutboxItem) async {
-    waiting = nil
-    let now = configuration.clock.now
-    switch await configuration.reconcile(item) {
-    case .resendWithNewKey:
-      // A new key, and a new enqueue date, so the retention counts from now.
-      _ = try? await store.transition(
-        item.id, from: [.pending, .sending], to: .pending, reason: "resent with a new key after the key expired",
-        newKey: UUID().uuidString.lowercased(), at: now)
-      try? await store.restartRetention(item.id, at: now)
-    case .drop:
-      let reason = "dropped: it waited longer than the server keeps idempotency keys"
-      _ = try? await store.transition(
-        item.id, from: [.pending, .sending], to: .cancelled, reason: reason, newKey: nil, at: now)
-      emit(.cancelled(item.id, reason: reason))
-      try? await cancelDependants(of: item.id, because: "the item \(item.id) it waits for was dropped")
-    case .deadLetter:
-      await deadLetter(
-        item,
-        OutboxError(
-          .keyExpired,
-          "The item waited \(Int(now.timeIntervalSince(item.enqueuedAt))) s, longer than the server keeps "
-            + "idempotency keys (\(Int(configuration.keyRetention)) s)"))
-    }
-  }
-
-  private func cancelDependants(of id: OutboxItem.ID, because reason: String) async throws {
-    waiting = nil
-    for dependant in try await store.cancelDependants(of: id, reason: reason, at: configuration.clock.now) {
-      emit(.cancelled(dependant, reason: reason))
-    }
-  }
-
   /// Adds to the known totals of what waits; when they are not known, makes sure a read of them that is under way
   /// is not kept.
-  private func adjustWaiting(count: Int, bytes: Int) {
+  func adjustWaiting(count: Int, bytes: Int) {
     if waiting != nil {
       waiting!.count += count
       waiting!.bytes += bytes
@@ -709,7 +376,7 @@ public actor Outbox {
   }
 
   /// The items and body bytes waiting, read from the store when not known.
-  private func waitingTotals() async throws -> (count: Int, bytes: Int) {
+  func waitingTotals() async throws -> (count: Int, bytes: Int) {
     if let waiting { return waiting }
     let generation = waitingGeneration
     let totals = (count: try await store.waitingCount(), bytes: try await store.waitingBytes())
@@ -718,7 +385,7 @@ public actor Outbox {
     return totals
   }
 
-  private func checkRoom(for bytes: Int) async throws {
+  func checkRoom(for bytes: Int) async throws {
     let held = try await waitingTotals().bytes
     guard held + bytes <= configuration.maxQueuedBytes else {
       throw OutboxError(
@@ -729,20 +396,20 @@ public actor Outbox {
 
   // MARK: Events
 
-  private func emit(_ event: OutboxEvent) {
+  func emit(_ event: OutboxEvent) {
     for subscriber in subscribers.values { subscriber.yield(event) }
   }
 
-  private func unsubscribe(_ id: UUID) {
+  func unsubscribe(_ id: UUID) {
     subscribers[id] = nil
   }
 
-  private func wakeUp() {
+  func wakeUp() {
     wake?.yield()
   }
 
   /// Reports a change of the waiting count, and releases the callers of ``waitUntilDrained()`` once nothing waits.
-  private func reportCount() async {
+  func reportCount() async {
     // Callers of waitUntilDrained() are released on the store's own count, never on a remembered one; it is read once
     // nothing is in flight (while an attempt is, an item still waits), so that a drain does not count the store after
     // every item.

@@ -82,8 +82,6 @@ package protocol OutboxStore: Sendable {
   func laneHeads(excluding busyLanes: Set<String>) async throws -> [Candidate]
   /// The first waiting item of `lane`, unless the lane is paused.
   func laneHead(_ lane: String) async throws -> Candidate?
-  /// The item with its stored request.
-  func request(for id: OutboxItem.ID) async throws -> StoredRequest?
   /// Records that the item is being sent (its state and one more attempt), before the request leaves.
   func markSending(_ id: OutboxItem.ID) async throws -> Claim
   /// Records an attempt's outcome. A delivery writes the values its dependants bind into their requests in the same
@@ -114,8 +112,6 @@ package protocol OutboxStore: Sendable {
   func cancelDependants(of id: OutboxItem.ID, reason: String, at date: Date) async throws -> [OutboxItem.ID]
   /// Pauses or resumes `lane`.
   func setLane(_ lane: String, pausedBecause reason: String?) async throws
-  /// Paused lanes and why.
-  func pausedLanes() async throws -> [String: String]
   /// Quarantines waiting items whose kind and version are not in `known`; returns them with the reason.
   func quarantine(unless known: Set<KindVersion>) async throws -> [(OutboxItem.ID, String)]
   /// Counts the key retention of `id` from `date`, after it was given a new key.

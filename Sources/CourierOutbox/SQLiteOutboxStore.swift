@@ -161,7 +161,7 @@ package final class SQLiteOutboxStore: OutboxStore {
     try await write { db in try Self.markSending(id, in: db) }
   }
 
-  private static func markSending(_ id: OutboxItem.ID, in db: Database) throws -> Claim {
+  static func markSending(_ id: OutboxItem.ID, in db: Database) throws -> Claim {
     try db.cachedStatement(
       sql: "UPDATE courier_outbox_item SET state = 'sending', attempts = attempts + 1 WHERE id = ?"
     ).execute(arguments: [id.rawValue])
@@ -174,7 +174,7 @@ package final class SQLiteOutboxStore: OutboxStore {
   }
 
   /// Marks `candidate`, just read in this transaction, sending: only its body is read again.
-  private static func markSending(_ candidate: Candidate, in db: Database) throws -> Claim {
+  static func markSending(_ candidate: Candidate, in db: Database) throws -> Claim {
     let id = candidate.item.id
     try db.cachedStatement(
       sql: "UPDATE courier_outbox_item SET state = 'sending', attempts = attempts + 1 WHERE id = ?"
@@ -189,7 +189,7 @@ package final class SQLiteOutboxStore: OutboxStore {
   }
 
   /// The stored request of `item`, with its body.
-  private static func request(of item: OutboxItem, body: Data?, digest: String) -> StoredRequest {
+  static func request(of item: OutboxItem, body: Data?, digest: String) -> StoredRequest {
     StoredRequest(
       method: item.method, target: item.target, headerFields: item.headerFields, body: body, bodyDigest: digest,
       idempotencyKey: item.idempotencyKey)
@@ -244,7 +244,7 @@ package final class SQLiteOutboxStore: OutboxStore {
   }
 
   /// Records that `id` was delivered with `response`, and binds its dependants' values.
-  private static func recordDelivery(
+  static func recordDelivery(
     _ response: RecordedResponse, for id: OutboxItem.ID, at now: TimeInterval, in db: Database
   ) throws -> RecordResult {
     // Cached statements: a delivery is the hot path of a drain, and compiling a statement costs more than running it.
@@ -260,7 +260,7 @@ package final class SQLiteOutboxStore: OutboxStore {
   }
 
   /// The recorded answer of `id`, once it was delivered.
-  private static func answer(of id: OutboxItem.ID, in db: Database) throws -> RecordedResponse? {
+  static func answer(of id: OutboxItem.ID, in db: Database) throws -> RecordedResponse? {
     guard
       let row = try Row.fetchOne(
         db,
@@ -277,7 +277,7 @@ package final class SQLiteOutboxStore: OutboxStore {
 
   /// Writes the values `response` holds into the waiting dependants of `id` that bind them; a dependant whose value
   /// is missing becomes a dead letter.
-  private static func bind(
+  static func bind(
     dependantsOf id: OutboxItem.ID, to response: RecordedResponse, at now: TimeInterval, in db: Database
   ) throws -> RecordResult {
     let rows = try Row.fetchAll(
@@ -363,7 +363,7 @@ package final class SQLiteOutboxStore: OutboxStore {
     try await write { db in try Self.setLane(lane, pausedBecause: reason, in: db) }
   }
 
-  private static func setLane(_ lane: String, pausedBecause reason: String?, in db: Database) throws {
+  static func setLane(_ lane: String, pausedBecause reason: String?, in db: Database) throws {
     try db.execute(
       sql: """
         INSERT INTO courier_outbox_lane (name, paused_reason) VALUES (?, ?)
@@ -401,6 +401,13 @@ package final class SQLiteOutboxStore: OutboxStore {
     }
   }
 
+  package func markHandled(_ id: OutboxItem.ID) async throws {
+    try await write { db in
+      try db.execute(
+        sql: "UPDATE courier_outbox_item SET result_handled = 1 WHERE id = ?", arguments: [id.rawValue])
+    }
+  }
+
   package func edit(_ id: OutboxItem.ID, request: StoredRequest, at date: Date) async throws -> Bool {
     try await write { db in
       try db.execute(
@@ -417,177 +424,9 @@ package final class SQLiteOutboxStore: OutboxStore {
     }
   }
 
-  // MARK: Reading
-
-  package func laneHeads(excluding busyLanes: Set<String>) async throws -> [Candidate] {
-    try await read { db in
-      let rows = try Row.fetchAll(
-        db,
-        sql: """
-          SELECT i.*, d.state AS dependency_state FROM courier_outbox_lane l
-          JOIN courier_outbox_item i ON i.id = (
-            SELECT id FROM courier_outbox_item WHERE lane = l.name AND state IN ('pending', 'sending')
-            ORDER BY id LIMIT 1)
-          LEFT JOIN courier_outbox_item d ON d.id = i.after_id
-          WHERE l.paused_reason IS NULL
-          ORDER BY i.id
-          """)
-      return try rows.compactMap { row in
-        busyLanes.contains(row["lane"]) ? nil : try Self.candidate(row)
-      }
-    }
-  }
-
-  package func laneHead(_ lane: String) async throws -> Candidate? {
-    try await read { db in try Self.laneHead(lane, in: db) }
-  }
-
-  private static func laneHead(_ lane: String, in db: Database) throws -> Candidate? {
-    do {
-      let row = try Row.fetchOne(
-        db.cachedStatement(
-          sql: """
-            SELECT i.*, d.state AS dependency_state FROM courier_outbox_item i
-            LEFT JOIN courier_outbox_item d ON d.id = i.after_id
-            WHERE i.id = (
-              SELECT id FROM courier_outbox_item WHERE lane = ? AND state IN ('pending', 'sending') ORDER BY id LIMIT 1)
-            AND NOT EXISTS (SELECT 1 FROM courier_outbox_lane WHERE name = ? AND paused_reason IS NOT NULL)
-            """), arguments: [lane, lane])
-      return try row.map(candidate)
-    }
-  }
-
-  package func request(for id: OutboxItem.ID) async throws -> StoredRequest? {
-    try await read { db in
-      guard
-        let row = try Row.fetchOne(
-          db, sql: "SELECT * FROM courier_outbox_item WHERE id = ?", arguments: [id.rawValue])
-      else { return nil }
-      return try Self.storedRequest(row)
-    }
-  }
-
-  package func result(for id: OutboxItem.ID) async throws -> OutboxResult? {
-    try await read { db in
-      guard
-        let row = try Row.fetchOne(
-          db,
-          sql: "SELECT * FROM courier_outbox_item WHERE id = ? AND state IN ('delivered', 'deadLetter')",
-          arguments: [id.rawValue])
-      else { return nil }
-      let item = try Self.item(row)
-      let response = try item.responseStatus.map { status in
-        HTTPResponse(status: status, headerFields: try FieldCoding.decode(row["response_headers"]))
-      }
-      return OutboxResult(item: item, response: response, body: row["response_body"] ?? Data())
-    }
-  }
-
-  package func unhandledResults(ofKind kind: String) async throws -> [OutboxItem.ID] {
-    try await read { db in
-      try Int64.fetchAll(
-        db, sql: "SELECT id FROM courier_outbox_item WHERE kind = ? AND result_handled = 0 ORDER BY id",
-        arguments: [kind]
-      ).map(OutboxItem.ID.init(rawValue:))
-    }
-  }
-
-  package func markHandled(_ id: OutboxItem.ID) async throws {
-    try await write { db in
-      try db.execute(
-        sql: "UPDATE courier_outbox_item SET result_handled = 1 WHERE id = ?", arguments: [id.rawValue])
-    }
-  }
-
-  package func items(in states: Set<OutboxItem.State>?) async throws -> [OutboxItem] {
-    try await read { db in
-      let rows: [Row]
-      if let states {
-        let values = states.map(\.rawValue)
-        rows = try Row.fetchAll(
-          db,
-          sql: "SELECT * FROM courier_outbox_item WHERE state IN (\(databaseQuestionMarks(count: values.count))) "
-            + "ORDER BY id", arguments: StatementArguments(values))
-      } else {
-        rows = try Row.fetchAll(db, sql: "SELECT * FROM courier_outbox_item ORDER BY id")
-      }
-      return try rows.map(Self.item)
-    }
-  }
-
-  package func waitingCount() async throws -> Int {
-    try await read { db in
-      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM courier_outbox_item WHERE state IN ('pending', 'sending')")
-        ?? 0
-    }
-  }
-
-  package func waitingBytes() async throws -> Int {
-    try await read { db in
-      try Int.fetchOne(
-        db,
-        sql: "SELECT COALESCE(SUM(body_length), 0) FROM courier_outbox_item WHERE state IN ('pending', 'sending')")
-        ?? 0
-    }
-  }
-
-  package func pausedLanes() async throws -> [String: String] {
-    try await read { db in
-      let rows = try Row.fetchAll(
-        db, sql: "SELECT name, paused_reason FROM courier_outbox_lane WHERE paused_reason IS NOT NULL")
-      return Dictionary(uniqueKeysWithValues: rows.map { ($0["name"] as String, $0["paused_reason"] as String) })
-    }
-  }
-
-  // MARK: Rows
-
-  static func item(_ row: Row) throws -> OutboxItem {
-    let method: String = row["method"]
-    let state: String = row["state"]
-    let status: Int? = row["response_status"]
-    let after: Int64? = row["after_id"]
-    return OutboxItem(
-      id: OutboxItem.ID(rawValue: row["id"]), lane: row["lane"], kind: row["kind"], kindVersion: row["kind_version"],
-      method: HTTPRequest.Method(method) ?? .post, target: row["target"],
-      headerFields: try FieldCoding.decode(row["headers"]), bodyLength: row["body_length"],
-      idempotencyKey: row["idempotency_key"], after: after.map(OutboxItem.ID.init(rawValue:)),
-      state: OutboxItem.State(rawValue: state) ?? .quarantined, attempts: row["attempts"],
-      enqueuedAt: Date(timeIntervalSince1970: row["enqueued_at"]),
-      nextAttemptAt: Date(timeIntervalSince1970: row["next_attempt_at"]),
-      responseStatus: status.map { HTTPResponse.Status(code: $0) }, reason: row["reason"])
-  }
-
-  /// A lane's first item, from a row that also holds its dependency's state.
-  static func candidate(_ row: Row) throws -> Candidate {
-    let dependency = (row["dependency_state"] as String?).flatMap(OutboxItem.State.init(rawValue:))
-    let held: Double? = row["held_until"]
-    return Candidate(
-      item: try item(row), constraints: constraints(row), dependency: dependency,
-      heldUntil: held.map(Date.init(timeIntervalSince1970:)))
-  }
-
-  static func storedRequest(_ row: Row) throws -> StoredRequest {
-    let method: String = row["method"]
-    return StoredRequest(
-      method: HTTPRequest.Method(method) ?? .post, target: row["target"],
-      headerFields: try FieldCoding.decode(row["headers"]), body: row["body"], bodyDigest: row["body_digest"],
-      idempotencyKey: row["idempotency_key"])
-  }
-
-  static func constraints(_ row: Row) -> OutboxConstraints {
-    let notBefore: Double? = row["not_before"]
-    let giveUpAfter: Double? = row["give_up_after"]
-    let rule: String = row["if_dependency_fails"]
-    return OutboxConstraints(
-      allowsExpensiveNetwork: row["allows_expensive"], allowsConstrainedNetwork: row["allows_constrained"],
-      notBefore: notBefore.map(Date.init(timeIntervalSince1970:)),
-      giveUpAfter: giveUpAfter.map(Date.init(timeIntervalSince1970:)),
-      ifDependencyFails: DependencyFailure(rawValue: rule) ?? .cancel)
-  }
-
   // MARK: Access
 
-  private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+  func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
     do {
       return try await database.write(body)
     } catch let error as OutboxError {
@@ -597,7 +436,7 @@ package final class SQLiteOutboxStore: OutboxStore {
     }
   }
 
-  private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+  func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
     do {
       return try await database.read(body)
     } catch let error as OutboxError {
@@ -616,23 +455,5 @@ package final class SQLiteOutboxStore: OutboxStore {
         "The outbox database\(place) cannot be read (\(error.message ?? "\(error)")); it is left as it is")
     }
     return OutboxError(.storeFailure, "The outbox database\(place) failed: \(error)")
-  }
-}
-
-/// Header fields as stored: a JSON array of `[name, value]` pairs, in order.
-enum FieldCoding {
-  static func encode(_ fields: HTTPFields) -> Data {
-    guard !fields.isEmpty else { return Data("[]".utf8) }
-    return (try? JSONEncoder().encode(fields.map { [$0.name.rawName, $0.value] })) ?? Data("[]".utf8)
-  }
-
-  static func decode(_ data: Data?) throws -> HTTPFields {
-    guard let data, data.count > 2 else { return HTTPFields() }
-    let pairs = try JSONDecoder().decode([[String]].self, from: data)
-    var fields = HTTPFields()
-    for pair in pairs where pair.count == 2 {
-      if let name = HTTPField.Name(pair[0]) { fields.append(HTTPField(name: name, value: pair[1])) }
-    }
-    return fields
   }
 }
