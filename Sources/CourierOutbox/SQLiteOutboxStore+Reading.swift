@@ -9,7 +9,7 @@ extension SQLiteOutboxStore {
       let rows = try Row.fetchAll(
         db,
         sql: """
-          SELECT i.*, d.state AS dependency_state FROM courier_outbox_lane l
+          SELECT \(Self.itemColumnsOfI), d.state FROM courier_outbox_lane l
           JOIN courier_outbox_item i ON i.id = (
             SELECT id FROM courier_outbox_item WHERE lane = l.name AND state IN ('pending', 'sending')
             ORDER BY id LIMIT 1)
@@ -18,7 +18,7 @@ extension SQLiteOutboxStore {
           ORDER BY i.id
           """)
       return try rows.compactMap { row in
-        busyLanes.contains(row["lane"]) ? nil : try Self.candidate(row)
+        busyLanes.contains(row[1]) ? nil : try Self.candidate(row)
       }
     }
   }
@@ -27,19 +27,18 @@ extension SQLiteOutboxStore {
     try await read { db in try Self.laneHead(lane, in: db) }
   }
 
+  /// A lane's first waiting item with its dependency's state, unless the lane is paused; the statement is built once,
+  /// as a drain asks it after every delivery.
+  private static let laneHeadQuery = """
+    SELECT \(itemColumnsOfI), d.state FROM courier_outbox_item i
+    LEFT JOIN courier_outbox_item d ON d.id = i.after_id
+    WHERE i.id = (
+      SELECT id FROM courier_outbox_item WHERE lane = ? AND state IN ('pending', 'sending') ORDER BY id LIMIT 1)
+    AND NOT EXISTS (SELECT 1 FROM courier_outbox_lane WHERE name = ? AND paused_reason IS NOT NULL)
+    """
+
   static func laneHead(_ lane: String, in db: Database) throws -> Candidate? {
-    do {
-      let row = try Row.fetchOne(
-        db.cachedStatement(
-          sql: """
-            SELECT i.*, d.state AS dependency_state FROM courier_outbox_item i
-            LEFT JOIN courier_outbox_item d ON d.id = i.after_id
-            WHERE i.id = (
-              SELECT id FROM courier_outbox_item WHERE lane = ? AND state IN ('pending', 'sending') ORDER BY id LIMIT 1)
-            AND NOT EXISTS (SELECT 1 FROM courier_outbox_lane WHERE name = ? AND paused_reason IS NOT NULL)
-            """), arguments: [lane, lane])
-      return try row.map(candidate)
-    }
+    try Row.fetchOne(db.cachedStatement(sql: laneHeadQuery), arguments: [lane, lane]).map(candidate)
   }
 
   package func result(for id: OutboxItem.ID) async throws -> OutboxResult? {
@@ -47,7 +46,8 @@ extension SQLiteOutboxStore {
       guard
         let row = try Row.fetchOne(
           db,
-          sql: "SELECT * FROM courier_outbox_item WHERE id = ? AND state IN ('delivered', 'deadLetter')",
+          sql: "SELECT \(Self.itemColumns), response_headers, response_body FROM courier_outbox_item "
+            + "WHERE id = ? AND state IN ('delivered', 'deadLetter')",
           arguments: [id.rawValue])
       else { return nil }
       let item = try Self.item(row)
@@ -74,10 +74,11 @@ extension SQLiteOutboxStore {
         let values = states.map(\.rawValue)
         rows = try Row.fetchAll(
           db,
-          sql: "SELECT * FROM courier_outbox_item WHERE state IN (\(databaseQuestionMarks(count: values.count))) "
+          sql:
+            "SELECT \(Self.itemColumns) FROM courier_outbox_item WHERE state IN (\(databaseQuestionMarks(count: values.count))) "
             + "ORDER BY id", arguments: StatementArguments(values))
       } else {
-        rows = try Row.fetchAll(db, sql: "SELECT * FROM courier_outbox_item ORDER BY id")
+        rows = try Row.fetchAll(db, sql: "SELECT \(Self.itemColumns) FROM courier_outbox_item ORDER BY id")
       }
       return try rows.map(Self.item)
     }

@@ -4,64 +4,96 @@ import HTTPTypes
 
 // How the outbox's rows become its types, and how header fields are stored.
 extension SQLiteOutboxStore {
+  /// The columns ``item(_:)`` reads, in the order it reads them: a query selects them first, so that a row is decoded
+  /// by position, not by looking each column's name up.
+  static let itemColumns = columnNames.joined(separator: ", ")
+  /// ``itemColumns`` of the table named `i` in a query.
+  static let itemColumnsOfI = columnNames.map { "i." + $0 }.joined(separator: ", ")
+
+  private static let columnNames = [
+    "id", "lane", "kind", "kind_version", "method", "target", "headers", "body_length", "idempotency_key", "after_id",
+    "state", "attempts", "enqueued_at", "next_attempt_at", "response_status", "reason", "not_before", "give_up_after",
+    "if_dependency_fails", "allows_expensive", "allows_constrained", "held_until",
+  ]
+
+  /// The position of the column a candidate's query selects after the item's: its dependency's state.
+  static let dependencyStateColumn = columnNames.count
+
+  /// The item of a row that starts with ``itemColumns``.
   static func item(_ row: Row) throws -> OutboxItem {
-    let method: String = row["method"]
-    let state: String = row["state"]
-    let status: Int? = row["response_status"]
-    let after: Int64? = row["after_id"]
+    let method: String = row[4]
+    let state: String = row[10]
+    let status: Int? = row[14]
+    let after: Int64? = row[9]
     return OutboxItem(
-      id: OutboxItem.ID(rawValue: row["id"]), lane: row["lane"], kind: row["kind"], kindVersion: row["kind_version"],
-      method: HTTPRequest.Method(method) ?? .post, target: row["target"],
-      headerFields: try FieldCoding.decode(row["headers"]), bodyLength: row["body_length"],
-      idempotencyKey: row["idempotency_key"], after: after.map(OutboxItem.ID.init(rawValue:)),
-      state: OutboxItem.State(rawValue: state) ?? .quarantined, attempts: row["attempts"],
-      enqueuedAt: Date(timeIntervalSince1970: row["enqueued_at"]),
-      nextAttemptAt: Date(timeIntervalSince1970: row["next_attempt_at"]),
-      responseStatus: status.map { HTTPResponse.Status(code: $0) }, reason: row["reason"])
+      id: OutboxItem.ID(rawValue: row[0]), lane: row[1], kind: row[2], kindVersion: row[3],
+      method: HTTPRequest.Method(method) ?? .post, target: row[5],
+      headerFields: try FieldCoding.decode(row[6]), bodyLength: row[7],
+      idempotencyKey: row[8], after: after.map(OutboxItem.ID.init(rawValue:)),
+      state: OutboxItem.State(rawValue: state) ?? .quarantined, attempts: row[11],
+      enqueuedAt: Date(timeIntervalSince1970: row[12]),
+      nextAttemptAt: Date(timeIntervalSince1970: row[13]),
+      responseStatus: status.map { HTTPResponse.Status(code: $0) }, reason: row[15])
   }
 
-  /// A lane's first item, from a row that also holds its dependency's state.
+  /// A lane's first item, from a row that starts with ``itemColumns`` followed by its dependency's state.
   static func candidate(_ row: Row) throws -> Candidate {
-    let dependency = (row["dependency_state"] as String?).flatMap(OutboxItem.State.init(rawValue:))
-    let held: Double? = row["held_until"]
+    let dependency = (row[dependencyStateColumn] as String?).flatMap(OutboxItem.State.init(rawValue:))
+    let held: Double? = row[21]
     return Candidate(
       item: try item(row), constraints: constraints(row), dependency: dependency,
       heldUntil: held.map(Date.init(timeIntervalSince1970:)))
   }
 
-  static func storedRequest(_ row: Row) throws -> StoredRequest {
-    let method: String = row["method"]
-    return StoredRequest(
-      method: HTTPRequest.Method(method) ?? .post, target: row["target"],
-      headerFields: try FieldCoding.decode(row["headers"]), body: row["body"], bodyDigest: row["body_digest"],
-      idempotencyKey: row["idempotency_key"])
-  }
-
   static func constraints(_ row: Row) -> OutboxConstraints {
-    let notBefore: Double? = row["not_before"]
-    let giveUpAfter: Double? = row["give_up_after"]
-    let rule: String = row["if_dependency_fails"]
+    let notBefore: Double? = row[16]
+    let giveUpAfter: Double? = row[17]
+    let rule: String = row[18]
     return OutboxConstraints(
-      allowsExpensiveNetwork: row["allows_expensive"], allowsConstrainedNetwork: row["allows_constrained"],
+      allowsExpensiveNetwork: row[19], allowsConstrainedNetwork: row[20],
       notBefore: notBefore.map(Date.init(timeIntervalSince1970:)),
       giveUpAfter: giveUpAfter.map(Date.init(timeIntervalSince1970:)),
       ifDependencyFails: DependencyFailure(rawValue: rule) ?? .cancel)
   }
 }
 
-/// Header fields as stored: a JSON array of `[name, value]` pairs, in order.
+/// Header fields as stored: a line `name: value` each, in order. A value never holds a line break or a NUL (`HTTPField`
+/// turns them into spaces) and a name never holds a colon, so the lines read back as they were written. Rows written
+/// before the store's third version hold a JSON array of `[name, value]` pairs, still read.
 enum FieldCoding {
   static func encode(_ fields: HTTPFields) -> Data {
     guard !fields.isEmpty else { return Data("[]".utf8) }
-    return (try? JSONEncoder().encode(fields.map { [$0.name.rawName, $0.value] })) ?? Data("[]".utf8)
+    var text = ""
+    for field in fields {
+      text += field.name.rawName
+      text += ": "
+      text += field.value
+      text += "\n"
+    }
+    return Data(text.utf8)
   }
 
   static func decode(_ data: Data?) throws -> HTTPFields {
-    guard let data, data.count > 2 else { return HTTPFields() }
-    let pairs = try JSONDecoder().decode([[String]].self, from: data)
+    guard let data, let first = data.first else { return HTTPFields() }
     var fields = HTTPFields()
-    for pair in pairs where pair.count == 2 {
-      if let name = HTTPField.Name(pair[0]) { fields.append(HTTPField(name: name, value: pair[1])) }
+    if first == UInt8(ascii: "[") {
+      guard data.count > 2 else { return fields }
+      for pair in try JSONDecoder().decode([[String]].self, from: data) where pair.count == 2 {
+        if let name = HTTPField.Name(pair[0]) { fields.append(HTTPField(name: name, value: pair[1])) }
+      }
+      return fields
+    }
+    // Bytes, not characters: a line break and a colon are single bytes in UTF-8, and walking graphemes costs more.
+    for line in data.split(separator: UInt8(ascii: "\n")) {
+      guard let colon = line.firstIndex(of: UInt8(ascii: ":")),
+        let name = HTTPField.Name(String(decoding: line[..<colon], as: UTF8.self))
+      else {
+        throw OutboxError(
+          .corruptStore, "A stored header line is not a field: \(String(decoding: line.prefix(100), as: UTF8.self))")
+      }
+      var start = line.index(after: colon)
+      if start < line.endIndex, line[start] == UInt8(ascii: " ") { start = line.index(after: start) }
+      fields.append(HTTPField(name: name, value: String(decoding: line[start...], as: UTF8.self)))
     }
     return fields
   }

@@ -167,7 +167,8 @@ package final class SQLiteOutboxStore: OutboxStore {
     ).execute(arguments: [id.rawValue])
     guard
       let row = try Row.fetchOne(
-        db.cachedStatement(sql: "SELECT * FROM courier_outbox_item WHERE id = ?"), arguments: [id.rawValue])
+        db.cachedStatement(sql: "SELECT \(itemColumns), body, body_digest FROM courier_outbox_item WHERE id = ?"),
+        arguments: [id.rawValue])
     else { throw OutboxError(.noSuchItem, "No outbox item \(id)") }
     let item = try item(row)
     return (item, request(of: item, body: row["body"], digest: row["body_digest"]))
@@ -283,15 +284,17 @@ package final class SQLiteOutboxStore: OutboxStore {
     let rows = try Row.fetchAll(
       db.cachedStatement(
         sql: """
-          SELECT * FROM courier_outbox_item
+          SELECT \(itemColumns), bindings, body, body_digest FROM courier_outbox_item
           WHERE after_id = ? AND bindings IS NOT NULL AND state IN ('pending', 'sending')
           """), arguments: [id.rawValue])
     var failures: [BindingFailure] = []
     for row in rows {
-      let dependant = OutboxItem.ID(rawValue: row["id"])
+      let dependant = OutboxItem.ID(rawValue: row[0])
       let bindings = try JSONDecoder().decode([OutboxBinding].self, from: row["bindings"] as Data)
       do {
-        let bound = try OutboxBinding.apply(bindings, from: response, dependency: id, to: try storedRequest(row))
+        let bound = try OutboxBinding.apply(
+          bindings, from: response, dependency: id,
+          to: request(of: try item(row), body: row["body"], digest: row["body_digest"]))
         try db.execute(
           sql: """
             UPDATE courier_outbox_item SET target = ?, headers = ?, body = ?, body_length = ?, body_digest = ?,
