@@ -98,4 +98,18 @@ MUTANTS = [
         "new": "!forced",
         "tests": "OutboxAppTests",
     },
+    {
+        "name": "a delivered item's body file is left behind",
+        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "old": "if let bodyFile { bodyFiles?.remove(bodyFile) }",
+        "new": "_ = bodyFile",
+        "tests": "OutboxBodyFileTests",
+    },
+    {
+        "name": "a lane goes on while its item's background upload may still be under way",
+        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "old": "if candidate.handedOff { return .waits }",
+        "new": "_ = candidate.handedOff",
+        "tests": "OutboxBackgroundUploadTests",
+    },
 ]

@@ -20,6 +20,24 @@ extension Outbox {
     public var reconcile: @Sendable (OutboxItem) async -> Reconciliation = { _ in .deadLetter }
     /// The bytes of bodies the outbox may hold waiting; an enqueue past it throws ``OutboxError/Kind/limitReached``.
     public var maxQueuedBytes = 256 << 20
+    /// Bodies longer than this many bytes (512 KiB by default), or of unknown length, are kept in files in a folder
+    /// beside the database (`outbox.sqlite.bodies/`) instead of in its rows, and read a chunk at a time when sent: a
+    /// video waits in the outbox without passing through memory. An outbox in the app's own in-memory database keeps
+    /// every body in its rows. A body in a file is sent as it is: ``OutboxBinding`` placeholders are bound into its
+    /// item's path, query and headers, not into the file.
+    public var fileBodyThreshold = 512 * 1024
+    /// The identifier of a background `URLSession` for items whose body is in a file (see ``fileBodyThreshold``), on
+    /// Apple platforms: such an item is handed to an upload the system carries on while the app is suspended, and its
+    /// lane waits for the outcome, which is recorded when it comes — after a relaunch too, through
+    /// ``Outbox/handleEventsForBackgroundURLSession(_:completionHandler:)``. `nil` (the default) sends every item in
+    /// the foreground, as it does on Linux, where there are no background sessions.
+    ///
+    /// URLSession follows redirects in a background session itself, without asking Courier: the upload keeps its
+    /// headers, credentials included, on a redirect, up to URLSession's own limit. An outbox whose client follows no
+    /// redirects, or removes more headers across origins than credentials, cannot keep that policy and throws
+    /// ``OutboxError/Kind/invalidRequest`` when it is made with an identifier; with the default policy, give the
+    /// background uploads an endpoint that answers them rather than one that redirects to another origin.
+    public var backgroundSessionIdentifier: String?
     /// The network: the outbox sends while it reports a usable path, and starts sending when one comes.
     public var monitor: NetworkMonitor = .system
     /// The clock of backoffs, ages and constraints.

@@ -7,6 +7,9 @@ import HTTPTypes
 extension Outbox {
   func run(wakes: AsyncStream<Void>) async {
     waiting = nil
+    // Files of items delivered or cancelled before a crash, or written for an enqueue that never committed.
+    await sweepBodies()
+    await reconcileHandoffs()
     if let kinds = configuration.kinds {
       let known = Set(kinds.map { KindVersion(kind: $0.name, version: $0.version) })
       if let quarantined = try? await store.quarantine(unless: known) {
@@ -105,6 +108,8 @@ extension Outbox {
     case .pending?, .sending?:
       return .waits
     }
+    // Its background upload may still be under way: the outcome wakes the outbox.
+    if candidate.handedOff { return .waits }
     guard path.isOnline else {
       emit(.waiting(item.id, .offline))
       return .waits
@@ -135,7 +140,7 @@ extension Outbox {
   static func mayGoAtOnce(_ candidate: Candidate, now: Date, path: NetworkPath, keyRetention: TimeInterval) -> Bool {
     let item = candidate.item
     let constraints = candidate.constraints
-    return (candidate.dependency == nil || candidate.dependency == .delivered)
+    return (candidate.dependency == nil || candidate.dependency == .delivered) && !candidate.handedOff
       && constraints.giveUpAfter.map { now <= $0 } ?? true
       && now.timeIntervalSince(item.enqueuedAt) <= keyRetention
       && path.isOnline
@@ -194,8 +199,15 @@ extension Outbox {
     let decision: DeliveryDecision
     var response: RecordedResponse?
     do {
-      let endpoint = try endpoint(for: request)
-      let answer = try await client.send(endpoint)
+      var endpoint = try endpoint(for: request)
+      var sender = client
+      if let handoffClient, request.bodyFile != nil {
+        // An upload the system carries on: its outcome is recorded when it comes, and the lane waits for it.
+        endpoint = endpoint.header(HandoffTransport.header, String(item.id.rawValue))
+        sender = handoffClient
+      }
+      let answer = try await sender.send(endpoint)
+      if answer.response.headerFields[HandoffTransport.header] == "handed-off" { return .stop }
       response = RecordedResponse(status: answer.status, headerFields: answer.response.headerFields, body: answer.value)
       decision = DeliveryDecision.decide(
         status: answer.status, headerFields: answer.response.headerFields, now: configuration.clock.now)
@@ -206,7 +218,7 @@ extension Outbox {
       }
     }
     if case .delivered = decision, let response {
-      return await settleDelivery(item, response: response, claimingNext: claimingNext)
+      return await settleDelivery(item, response: response, bodyFile: request.bodyFile, claimingNext: claimingNext)
     }
     await settle(item, decision: decision, response: response)
     switch decision {
@@ -217,7 +229,7 @@ extension Outbox {
 
   /// Records a delivery — and, in the same transaction, claims the lane's next item when it may go at once.
   func settleDelivery(
-    _ item: OutboxItem, response: RecordedResponse, claimingNext: Bool
+    _ item: OutboxItem, response: RecordedResponse, bodyFile: String?, claimingNext: Bool
   ) async
     -> AttemptOutcome
   {
@@ -239,6 +251,8 @@ extension Outbox {
       await reportCount()
       return .stop
     }
+    // A delivered item is never sent again: its body file goes (a crash before this leaves it to a sweep).
+    if let bodyFile { bodyFiles?.remove(bodyFile) }
     // One item fewer waits; dependants whose values were bound changed their bytes, and failed ones stopped waiting:
     // those are read again.
     if recorded.changedDependants { waiting = nil } else { adjustWaiting(count: -1, bytes: -item.bodyLength) }
@@ -331,8 +345,8 @@ extension Outbox {
 
   func cancelDependants(of id: OutboxItem.ID, because reason: String) async throws {
     waiting = nil
-    for dependant in try await store.cancelDependants(of: id, reason: reason, at: configuration.clock.now) {
-      emit(.cancelled(dependant, reason: reason))
-    }
+    let cancelled = try await store.cancelDependants(of: id, reason: reason, at: configuration.clock.now)
+    for dependant in cancelled { emit(.cancelled(dependant, reason: reason)) }
+    await sweepBodies()
   }
 }

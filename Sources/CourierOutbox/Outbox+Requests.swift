@@ -12,7 +12,15 @@ extension Outbox {
     var endpoint = Endpoint<Data>(request.target, method: request.method).url(url).expectAnyStatus()
     endpoint = endpoint.headers(request.headerFields)
     endpoint = endpoint.header(Self.idempotencyKey, "\"\(request.idempotencyKey)\"")
-    if let body = request.body { endpoint = endpoint.body(body) }
+    if let body = request.body {
+      endpoint = endpoint.body(body)
+    } else if let name = request.bodyFile {
+      guard let bodyFiles else {
+        throw OutboxError(.storeFailure, "The item's body is in a file, but the outbox's database is not a file")
+      }
+      // Read a chunk at a time as it is sent, every attempt from the first byte.
+      endpoint = endpoint.body(.body(try BodyStream.file(at: bodyFiles.url(of: name))))
+    }
     return endpoint
   }
 
@@ -37,24 +45,67 @@ extension Outbox {
     return (request, body)
   }
 
-  /// The stored form of `endpoint`'s request, its body read whole.
-  static func stored<Value>(_ endpoint: Endpoint<Value>, client: APIClient) async throws -> StoredRequest {
-    let (request, body) = try built(endpoint, client: client)
-    var data: Data?
-    if let body {
-      if let buffered = body.bufferedData {
-        data = buffered
-      } else {
-        guard body.isRepeatable else {
-          throw OutboxError(
-            .invalidRequest,
-            "The body can be read only once (a one-shot AsyncSequence), so it could not be sent again after a "
-              + "failure; give the outbox data, a file or an encodable value")
-        }
-        data = try await body.collect()
-      }
+  /// The stored form of `endpoint`'s request: its body read whole, or written to a file of its own when it is
+  /// larger than ``Configuration/fileBodyThreshold``. A body file's key stays in ``bodiesBeingStored`` until
+  /// ``committing(_:_:)`` is done with it.
+  func stored<Value>(_ endpoint: Endpoint<Value>) async throws -> StoredRequest {
+    let (request, body) = try Self.built(endpoint, client: client)
+    guard let body else { return try Self.stored(request, body: nil, client: client) }
+    if let data = body.bufferedData, bodyFiles?.takes(body) != true {
+      return try Self.stored(request, body: data, client: client)
     }
-    return try stored(request, body: data, client: client)
+    guard body.isRepeatable else {
+      throw OutboxError(
+        .invalidRequest,
+        "The body can be read only once (a one-shot AsyncSequence), so it could not be sent again after a "
+          + "failure; give the outbox data, a file or an encodable value")
+    }
+    guard let bodyFiles, bodyFiles.takes(body) else {
+      return try Self.stored(request, body: try await body.collect(), client: client)
+    }
+    var stored = try Self.stored(request, body: nil, client: client)
+    bodiesBeingStored.insert(stored.idempotencyKey)
+    do {
+      let file = try await bodyFiles.write(body, key: stored.idempotencyKey)
+      stored.bodyFile = file.name
+      stored.bodyLength = file.length
+      stored.bodyDigest = file.digest
+      return stored
+    } catch {
+      bodiesBeingStored.remove(stored.idempotencyKey)
+      throw error
+    }
+  }
+
+  /// Runs `commit`, which writes `requests` to the store; their body files are removed when it throws, and left to
+  /// their rows when it returns.
+  func committing<T>(_ requests: [StoredRequest], _ commit: () async throws -> T) async throws -> T {
+    defer { for request in requests { bodiesBeingStored.remove(request.idempotencyKey) } }
+    do {
+      return try await commit()
+    } catch {
+      forget(requests)
+      throw error
+    }
+  }
+
+  /// Removes the body files of `requests`, which were never stored.
+  func forget(_ requests: [StoredRequest]) {
+    for request in requests {
+      bodiesBeingStored.remove(request.idempotencyKey)
+      if let name = request.bodyFile { bodyFiles?.remove(name) }
+    }
+  }
+
+  /// Removes the body files no item needs any more: delivered or cancelled before a crash, or written for an enqueue
+  /// that never committed. The folder is listed before the store is read, so a body written meanwhile is not seen.
+  func sweepBodies() async {
+    guard let bodyFiles else { return }
+    let names = bodyFiles.names()
+    // A body whose row commits while the store is read was being stored when the folder was listed.
+    let storing = bodiesBeingStored
+    guard !names.isEmpty, let referenced = try? await store.referencedBodyFiles() else { return }
+    bodyFiles.sweep(names, keeping: referenced, except: storing.union(bodiesBeingStored))
   }
 
   /// `request` as stored: its target relative to the client's base URL, without credentials or the client's default

@@ -23,6 +23,16 @@ public actor Outbox {
   let client: APIClient
   let store: any OutboxStore
   let configuration: Configuration
+  /// Where bodies above ``Configuration/fileBodyThreshold`` are kept; `nil` when the database is not a file.
+  let bodyFiles: BodyFiles?
+  /// The keys of items whose body file is written but whose row has not committed yet: a sweep leaves them.
+  var bodiesBeingStored: Set<String> = []
+  /// Uploads the system carries on while the app is suspended, for items whose body is a file.
+  var backgroundUploader: (any BackgroundUploader)?
+  /// The client with ``HandoffTransport``, through which items are handed to ``backgroundUploader``.
+  var handoffClient: APIClient?
+  /// The app's handler for a background session's events, called once their outcomes are recorded.
+  let backgroundEvents = BackgroundEvents()
   var subscribers: [UUID: AsyncStream<OutboxEvent>.Continuation] = [:]
   /// The lanes with an attempt in flight.
   var busyLanes: Set<String> = []
@@ -69,12 +79,14 @@ public actor Outbox {
   /// Throws ``OutboxError/Kind/corruptStore`` when the file is not a database or is damaged, and
   /// ``OutboxError/Kind/newerSchema`` when a newer version of the outbox wrote it; the file is left as it is.
   public init(client: APIClient, path: String, configuration: Configuration = Configuration()) throws {
+    try Self.checkBackgroundUploads(configuration, client: client)
     try self.init(client: client, store: SQLiteOutboxStore(path: path), configuration: configuration)
   }
 
   /// An outbox whose tables live in the app's own database, so that
   /// ``enqueue(_:lane:after:bindings:kind:constraints:in:)`` joins the app's write.
   public init(client: APIClient, database: any DatabaseWriter, configuration: Configuration = Configuration()) throws {
+    try Self.checkBackgroundUploads(configuration, client: client)
     try self.init(client: client, store: SQLiteOutboxStore(database: database), configuration: configuration)
   }
 
@@ -82,6 +94,7 @@ public actor Outbox {
     self.client = client
     self.store = store
     self.configuration = configuration
+    bodyFiles = store.bodyFolder.map { BodyFiles(folder: $0, threshold: configuration.fileBodyThreshold) }
   }
 
   // MARK: Enqueue
@@ -105,13 +118,15 @@ public actor Outbox {
     bindings: [OutboxBinding] = [], kind: Kind = Kind("request"), constraints: OutboxConstraints = .none
   ) async throws -> OutboxItem.ID {
     try OutboxBinding.validate(bindings, after: after, constraints: constraints)
-    let request = try await Self.stored(endpoint, client: client)
-    try await checkRoom(for: request.body?.count ?? 0)
-    let item = NewItem(
-      request: request, lane: lane, kind: kind.name, kindVersion: kind.version, after: after, bindings: bindings,
-      constraints: constraints, enqueuedAt: configuration.clock.now)
-    let id = try await store.insert(item)
-    adjustWaiting(count: 1, bytes: request.body?.count ?? 0)
+    let request = try await stored(endpoint)
+    let id = try await committing([request]) {
+      try await checkRoom(for: request.bodyLength)
+      let item = NewItem(
+        request: request, lane: lane, kind: kind.name, kindVersion: kind.version, after: after, bindings: bindings,
+        constraints: constraints, enqueuedAt: configuration.clock.now)
+      return try await store.insert(item)
+    }
+    adjustWaiting(count: 1, bytes: request.bodyLength)
     emit(.enqueued(id))
     if !configuration.monitor.currentPath.isOnline { emit(.waiting(id, .offline)) }
     await reportCount()
@@ -127,19 +142,24 @@ public actor Outbox {
     contentsOf endpoints: [Endpoint<Value>], lane: String = "default", kind: Kind = Kind("request"),
     constraints: OutboxConstraints = .none
   ) async throws -> [OutboxItem.ID] {
-    var items: [NewItem] = []
-    var bytes = 0
+    var requests: [StoredRequest] = []
     let now = configuration.clock.now
-    for endpoint in endpoints {
-      let request = try await Self.stored(endpoint, client: client)
-      bytes += request.body?.count ?? 0
-      items.append(
-        NewItem(
-          request: request, lane: lane, kind: kind.name, kindVersion: kind.version, after: nil,
-          constraints: constraints, enqueuedAt: now))
+    do {
+      for endpoint in endpoints { requests.append(try await stored(endpoint)) }
+    } catch {
+      forget(requests)
+      throw error
     }
-    try await checkRoom(for: bytes)
-    let ids = try await store.insert(items)
+    let bytes = requests.reduce(0) { $0 + $1.bodyLength }
+    let items = requests.map { request in
+      NewItem(
+        request: request, lane: lane, kind: kind.name, kindVersion: kind.version, after: nil,
+        constraints: constraints, enqueuedAt: now)
+    }
+    let ids = try await committing(requests) {
+      try await checkRoom(for: bytes)
+      return try await store.insert(items)
+    }
     adjustWaiting(count: ids.count, bytes: bytes)
     let offline = !configuration.monitor.currentPath.isOnline
     for id in ids {
@@ -180,6 +200,11 @@ public actor Outbox {
   public func start() {
     if lifecycle == nil, configuration.observesAppLifecycle {
       lifecycle = AppLifecycleObserver(outbox: self, center: configuration.notificationCenter)
+    }
+    if backgroundUploader == nil, bodyFiles != nil, let identifier = configuration.backgroundSessionIdentifier,
+      let uploader = Self.systemBackgroundUploader(identifier: identifier, outbox: self)
+    {
+      useBackgroundUploader(uploader)
     }
     guard loop == nil else { return }
     let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -326,14 +351,21 @@ public actor Outbox {
         id, from: [.deadLetter, .quarantined], to: .cancelled, reason: "discarded by the app", newKey: nil,
         at: configuration.clock.now)
     else { throw OutboxError(.noSuchItem, "No dead letter \(id) to discard") }
+    await sweepBodies()
   }
 
   /// Replaces a pending item's request with `endpoint`'s (same method and target); it gets a new key.
   public func edit<Value>(_ id: OutboxItem.ID, to endpoint: Endpoint<Value>) async throws {
-    let request = try await Self.stored(endpoint, client: client)
-    guard try await store.edit(id, request: request, at: configuration.clock.now) else {
+    let request = try await stored(endpoint)
+    let edited = try await committing([request]) {
+      try await store.edit(id, request: request, at: configuration.clock.now)
+    }
+    guard edited else {
+      forget([request])
       throw OutboxError(.noSuchItem, "No pending outbox item \(id) to edit")
     }
+    // The body it replaced may have been a file.
+    await sweepBodies()
   }
 
   /// Gives every final result of items of `kind` — delivered, or a dead letter — to `handler`, in order, also those

@@ -165,6 +165,7 @@ extension OutboxBinding {
       let replaced = substituteInJSON(json, values)
       if let data = try? JSONSerialization.data(withJSONObject: replaced, options: [.fragmentsAllowed]) {
         bound.body = data
+        bound.bodyLength = data.count
         bound.bodyDigest = StoredRequest.digest(of: data)
       }
     }

@@ -8,19 +8,26 @@ package struct StoredRequest: Sendable, Equatable {
   /// The path and query, relative to the client's base URL.
   package var target: String
   package var headerFields: HTTPFields
+  /// The body, when it is kept in the row.
   package var body: Data?
+  /// The name of the file the body is kept in instead, in the outbox's folder of bodies (``BodyFiles``).
+  package var bodyFile: String?
+  /// The body's length in bytes, wherever it is kept.
+  package var bodyLength: Int
   /// SHA-256 of the body, base64: what the server compares a reused key's payload with.
   package var bodyDigest: String
   package var idempotencyKey: String
 
   package init(
-    method: HTTPRequest.Method, target: String, headerFields: HTTPFields, body: Data?, bodyDigest: String,
-    idempotencyKey: String
+    method: HTTPRequest.Method, target: String, headerFields: HTTPFields, body: Data?, bodyFile: String? = nil,
+    bodyLength: Int? = nil, bodyDigest: String, idempotencyKey: String
   ) {
     self.method = method
     self.target = target
     self.headerFields = headerFields
     self.body = body
+    self.bodyFile = bodyFile
+    self.bodyLength = bodyLength ?? body?.count ?? 0
     self.bodyDigest = bodyDigest
     self.idempotencyKey = idempotencyKey
   }
@@ -69,6 +76,8 @@ package struct Candidate: Sendable {
   package var dependency: OutboxItem.State?
   /// The end of the wait the server asked for (`Retry-After`), which a drain does not skip.
   package var heldUntil: Date?
+  /// Whether it was handed to a background upload whose outcome has not come yet: its lane waits for it.
+  package var handedOff = false
 }
 
 /// Where the outbox keeps its items. The delivery logic is written once over it; an item is enqueued once the
@@ -124,6 +133,17 @@ package protocol OutboxStore: Sendable {
   func unhandledResults(ofKind kind: String) async throws -> [OutboxItem.ID]
   /// Records that a handler took the item's result.
   func markHandled(_ id: OutboxItem.ID) async throws
+  /// The folder that bodies kept in files go in, beside the database; `nil` when the database is not a file.
+  var bodyFolder: URL? { get }
+  /// The names of the body files that items still need (waiting, dead letters, quarantined).
+  func referencedBodyFiles() async throws -> Set<String>
+  /// Records that the item, marked sending, was handed to a background upload: its lane waits for the outcome, and it
+  /// is not sent again while the upload may still be under way. Recording any outcome ends the handoff.
+  func markHandedOff(_ id: OutboxItem.ID, at date: Date) async throws
+  /// The items handed to background uploads, with the names of their body files.
+  func handedOffItems() async throws -> [(item: OutboxItem, bodyFile: String?)]
+  /// Ends the handoff of `ids` without an outcome (their uploads are gone): they are sent again, with their keys.
+  func clearHandoff(_ ids: [OutboxItem.ID]) async throws
 }
 
 /// An item marked sending, with its request.

@@ -13,7 +13,7 @@ extension SQLiteOutboxStore {
   private static let columnNames = [
     "id", "lane", "kind", "kind_version", "method", "target", "headers", "body_length", "idempotency_key", "after_id",
     "state", "attempts", "enqueued_at", "next_attempt_at", "response_status", "reason", "not_before", "give_up_after",
-    "if_dependency_fails", "allows_expensive", "allows_constrained", "held_until",
+    "if_dependency_fails", "allows_expensive", "allows_constrained", "held_until", "handed_off_at",
   ]
 
   /// The position of the column a candidate's query selects after the item's: its dependency's state.
@@ -40,9 +40,10 @@ extension SQLiteOutboxStore {
   static func candidate(_ row: Row) throws -> Candidate {
     let dependency = (row[dependencyStateColumn] as String?).flatMap(OutboxItem.State.init(rawValue:))
     let held: Double? = row[21]
+    let handedOffAt: Double? = row[22]
     return Candidate(
       item: try item(row), constraints: constraints(row), dependency: dependency,
-      heldUntil: held.map(Date.init(timeIntervalSince1970:)))
+      heldUntil: held.map(Date.init(timeIntervalSince1970:)), handedOff: handedOffAt != nil)
   }
 
   static func constraints(_ row: Row) -> OutboxConstraints {

@@ -6,6 +6,7 @@ import HTTPTypes
 /// that an app's change and its outbox item commit in one transaction.
 package final class SQLiteOutboxStore: OutboxStore {
   package let database: any DatabaseWriter
+  package let bodyFolder: URL?
 
   /// Opens (or creates) the outbox database at `path`, in WAL mode.
   package convenience init(path: String) throws {
@@ -34,6 +35,11 @@ package final class SQLiteOutboxStore: OutboxStore {
   /// Keeps the outbox's tables in `database`, migrating them first.
   package init(database: any DatabaseWriter, path: String? = nil) throws {
     self.database = database
+    // Bodies kept in files go beside a database that is a file: `outbox.sqlite.bodies/`.
+    let file = path ?? database.path
+    bodyFolder =
+      file.isEmpty || file.hasPrefix(":memory:") || file.hasPrefix("file::memory:")
+      ? nil : URL(fileURLWithPath: file + ".bodies", isDirectory: true)
     do {
       // Read first: a database from a newer version must not be written to at all.
       try database.read { db in try Self.checkNotSuperseded(db, path: path) }
@@ -107,6 +113,13 @@ package final class SQLiteOutboxStore: OutboxStore {
           CREATE INDEX courier_outbox_item_unhandled ON courier_outbox_item(kind, id) WHERE result_handled = 0;
           """)
     }
+    migrator.registerMigration("courier-outbox-3") { db in
+      // A body kept in a file beside the database instead of the row. Header fields are written as lines from this
+      // version on (JSON arrays are still read), which a version before it could not read.
+      try db.execute(sql: "ALTER TABLE courier_outbox_item ADD COLUMN body_file TEXT")
+      // When the item was handed to a background upload whose outcome has not been recorded.
+      try db.execute(sql: "ALTER TABLE courier_outbox_item ADD COLUMN handed_off_at REAL")
+    }
     return migrator
   }
 
@@ -137,18 +150,18 @@ package final class SQLiteOutboxStore: OutboxStore {
       sql: """
         INSERT INTO courier_outbox_item (lane, kind, kind_version, method, target, headers, body, body_length,
           body_digest, idempotency_key, after_id, if_dependency_fails, allows_expensive, allows_constrained,
-          not_before, give_up_after, state, enqueued_at, next_attempt_at, updated_at, bindings)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)
+          not_before, give_up_after, state, enqueued_at, next_attempt_at, updated_at, bindings, body_file)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)
         """)
     try insert.execute(
       arguments: [
         item.lane, item.kind, item.kindVersion, request.method.rawValue, request.target,
-        FieldCoding.encode(request.headerFields), request.body, request.body?.count ?? 0, request.bodyDigest,
+        FieldCoding.encode(request.headerFields), request.body, request.bodyLength, request.bodyDigest,
         request.idempotencyKey, item.after?.rawValue, item.constraints.ifDependencyFails.rawValue,
         item.constraints.allowsExpensiveNetwork, item.constraints.allowsConstrainedNetwork,
         item.constraints.notBefore?.timeIntervalSince1970, item.constraints.giveUpAfter?.timeIntervalSince1970,
         item.enqueuedAt.timeIntervalSince1970, item.enqueuedAt.timeIntervalSince1970,
-        item.enqueuedAt.timeIntervalSince1970, bindings,
+        item.enqueuedAt.timeIntervalSince1970, bindings, request.bodyFile,
       ])
     let id = OutboxItem.ID(rawValue: db.lastInsertedRowID)
     // Every lane has a row, so that finding the lanes' first items is one index lookup per lane.
@@ -167,11 +180,12 @@ package final class SQLiteOutboxStore: OutboxStore {
     ).execute(arguments: [id.rawValue])
     guard
       let row = try Row.fetchOne(
-        db.cachedStatement(sql: "SELECT \(itemColumns), body, body_digest FROM courier_outbox_item WHERE id = ?"),
+        db.cachedStatement(
+          sql: "SELECT \(itemColumns), body, body_digest, body_file FROM courier_outbox_item WHERE id = ?"),
         arguments: [id.rawValue])
     else { throw OutboxError(.noSuchItem, "No outbox item \(id)") }
     let item = try item(row)
-    return (item, request(of: item, body: row["body"], digest: row["body_digest"]))
+    return (item, request(of: item, body: row["body"], digest: row["body_digest"], file: row["body_file"]))
   }
 
   /// Marks `candidate`, just read in this transaction, sending: only its body is read again.
@@ -182,18 +196,18 @@ package final class SQLiteOutboxStore: OutboxStore {
     ).execute(arguments: [id.rawValue])
     guard
       let row = try Row.fetchOne(
-        db.cachedStatement(sql: "SELECT body, body_digest FROM courier_outbox_item WHERE id = ?"),
+        db.cachedStatement(sql: "SELECT body, body_digest, body_file FROM courier_outbox_item WHERE id = ?"),
         arguments: [id.rawValue])
     else { throw OutboxError(.noSuchItem, "No outbox item \(id)") }
     let item = candidate.item.sending()
-    return (item, request(of: item, body: row[0], digest: row[1]))
+    return (item, request(of: item, body: row[0], digest: row[1], file: row[2]))
   }
 
-  /// The stored request of `item`, with its body.
-  static func request(of item: OutboxItem, body: Data?, digest: String) -> StoredRequest {
+  /// The stored request of `item`, with its body or the name of the file it is in.
+  static func request(of item: OutboxItem, body: Data?, digest: String, file: String?) -> StoredRequest {
     StoredRequest(
-      method: item.method, target: item.target, headerFields: item.headerFields, body: body, bodyDigest: digest,
-      idempotencyKey: item.idempotencyKey)
+      method: item.method, target: item.target, headerFields: item.headerFields, body: body, bodyFile: file,
+      bodyLength: item.bodyLength, bodyDigest: digest, idempotencyKey: item.idempotencyKey)
   }
 
   package func recordDelivery(
@@ -221,19 +235,22 @@ package final class SQLiteOutboxStore: OutboxStore {
         try db.execute(
           sql: """
             UPDATE courier_outbox_item SET state = 'pending', next_attempt_at = ?, held_until = ?, updated_at = ?,
-              reason = ? WHERE id = ?
+              reason = ?, handed_off_at = NULL WHERE id = ?
             """,
           arguments: [at.timeIntervalSince1970, heldUntil?.timeIntervalSince1970, now, reason, id.rawValue])
       case .pauseLane(let reason):
         try db.execute(
-          sql: "UPDATE courier_outbox_item SET state = 'pending', updated_at = ?, reason = ? WHERE id = ?",
+          sql: """
+            UPDATE courier_outbox_item SET state = 'pending', updated_at = ?, reason = ?, handed_off_at = NULL
+            WHERE id = ?
+            """,
           arguments: [now, reason, id.rawValue])
         try Self.setLane(lane, pausedBecause: reason, in: db)
       case .deadLetter(let reason, let response):
         try db.execute(
           sql: """
             UPDATE courier_outbox_item SET state = 'deadLetter', updated_at = ?, reason = ?, response_status = ?,
-              response_headers = ?, response_body = ?, result_handled = 0 WHERE id = ?
+              response_headers = ?, response_body = ?, result_handled = 0, handed_off_at = NULL WHERE id = ?
             """,
           arguments: [
             now, reason, response?.status.code, response.map { FieldCoding.encode($0.headerFields) },
@@ -252,7 +269,8 @@ package final class SQLiteOutboxStore: OutboxStore {
     try db.cachedStatement(
       sql: """
         UPDATE courier_outbox_item SET state = 'delivered', updated_at = ?, reason = NULL, response_status = ?,
-          response_headers = ?, response_body = ?, body = NULL, result_handled = 0 WHERE id = ?
+          response_headers = ?, response_body = ?, body = NULL, body_file = NULL, result_handled = 0,
+          handed_off_at = NULL WHERE id = ?
         """
     ).execute(arguments: [
       now, response.status.code, FieldCoding.encode(response.headerFields), response.body, id.rawValue,
@@ -284,7 +302,7 @@ package final class SQLiteOutboxStore: OutboxStore {
     let rows = try Row.fetchAll(
       db.cachedStatement(
         sql: """
-          SELECT \(itemColumns), bindings, body, body_digest FROM courier_outbox_item
+          SELECT \(itemColumns), bindings, body, body_digest, body_file FROM courier_outbox_item
           WHERE after_id = ? AND bindings IS NOT NULL AND state IN ('pending', 'sending')
           """), arguments: [id.rawValue])
     var failures: [BindingFailure] = []
@@ -294,14 +312,14 @@ package final class SQLiteOutboxStore: OutboxStore {
       do {
         let bound = try OutboxBinding.apply(
           bindings, from: response, dependency: id,
-          to: request(of: try item(row), body: row["body"], digest: row["body_digest"]))
+          to: request(of: try item(row), body: row["body"], digest: row["body_digest"], file: row["body_file"]))
         try db.execute(
           sql: """
             UPDATE courier_outbox_item SET target = ?, headers = ?, body = ?, body_length = ?, body_digest = ?,
               bindings = NULL WHERE id = ?
             """,
           arguments: [
-            bound.target, FieldCoding.encode(bound.headerFields), bound.body, bound.body?.count ?? 0,
+            bound.target, FieldCoding.encode(bound.headerFields), bound.body, bound.bodyLength,
             bound.bodyDigest, dependant.rawValue,
           ])
       } catch let error as OutboxError {
@@ -324,7 +342,9 @@ package final class SQLiteOutboxStore: OutboxStore {
       let states = from.map(\.rawValue)
       let placeholders = databaseQuestionMarks(count: states.count)
       var arguments: StatementArguments = [to.rawValue, reason, date.timeIntervalSince1970]
-      var sets = "state = ?, reason = ?, updated_at = ?"
+      var sets = "state = ?, reason = ?, updated_at = ?, handed_off_at = NULL"
+      // A cancelled item is never sent: its body file may go.
+      if to == .cancelled { sets += ", body_file = NULL" }
       if let newKey {
         sets += ", idempotency_key = ?, attempts = 0, next_attempt_at = ?"
         arguments += [newKey, date.timeIntervalSince1970]
@@ -352,7 +372,10 @@ package final class SQLiteOutboxStore: OutboxStore {
             """, arguments: [next])
         for dependant in ids {
           try db.execute(
-            sql: "UPDATE courier_outbox_item SET state = 'cancelled', reason = ?, updated_at = ? WHERE id = ?",
+            sql: """
+              UPDATE courier_outbox_item SET state = 'cancelled', reason = ?, updated_at = ?, body_file = NULL
+              WHERE id = ?
+              """,
             arguments: [reason, date.timeIntervalSince1970, dependant])
           cancelled.append(OutboxItem.ID(rawValue: dependant))
           frontier.append(dependant)
@@ -404,6 +427,41 @@ package final class SQLiteOutboxStore: OutboxStore {
     }
   }
 
+  package func markHandedOff(_ id: OutboxItem.ID, at date: Date) async throws {
+    try await write { db in
+      try db.execute(
+        sql: "UPDATE courier_outbox_item SET handed_off_at = ? WHERE id = ? AND state = 'sending'",
+        arguments: [date.timeIntervalSince1970, id.rawValue])
+    }
+  }
+
+  package func handedOffItems() async throws -> [(item: OutboxItem, bodyFile: String?)] {
+    try await read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT \(Self.itemColumns), body_file FROM courier_outbox_item
+          WHERE handed_off_at IS NOT NULL AND state = 'sending' ORDER BY id
+          """
+      ).map { (try Self.item($0), $0["body_file"]) }
+    }
+  }
+
+  package func clearHandoff(_ ids: [OutboxItem.ID]) async throws {
+    try await write { db in
+      for id in ids {
+        try db.execute(
+          sql: "UPDATE courier_outbox_item SET handed_off_at = NULL WHERE id = ?", arguments: [id.rawValue])
+      }
+    }
+  }
+
+  package func referencedBodyFiles() async throws -> Set<String> {
+    try await read { db in
+      Set(try String.fetchAll(db, sql: "SELECT body_file FROM courier_outbox_item WHERE body_file IS NOT NULL"))
+    }
+  }
+
   package func markHandled(_ id: OutboxItem.ID) async throws {
     try await write { db in
       try db.execute(
@@ -415,12 +473,13 @@ package final class SQLiteOutboxStore: OutboxStore {
     try await write { db in
       try db.execute(
         sql: """
-          UPDATE courier_outbox_item SET headers = ?, body = ?, body_length = ?, body_digest = ?,
+          UPDATE courier_outbox_item SET headers = ?, body = ?, body_file = ?, body_length = ?, body_digest = ?,
             idempotency_key = ?, attempts = 0, updated_at = ?, next_attempt_at = ?
           WHERE id = ? AND state = 'pending'
           """,
         arguments: [
-          FieldCoding.encode(request.headerFields), request.body, request.body?.count ?? 0, request.bodyDigest,
+          FieldCoding.encode(request.headerFields), request.body, request.bodyFile, request.bodyLength,
+          request.bodyDigest,
           request.idempotencyKey, date.timeIntervalSince1970, date.timeIntervalSince1970, id.rawValue,
         ])
       return db.changesCount > 0

@@ -30,7 +30,8 @@ extension TourSteps {
     print("  and a post in another lane")
     let post = try await outbox.enqueue(
       Endpoint<OutboxPost>.post("/posts", body: OutboxPost(title: "Written in a tunnel", body: "1")), lane: "posts")
-    let picture = Data((0..<2_048).map { UInt8(truncatingIfNeeded: $0) })
+    // Larger than the outbox's fileBodyThreshold (512 KiB): it waits in a file beside the database, not in a row.
+    let picture = Data((0..<700_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
     let upload = try await outbox.enqueue(
       Endpoint<Data>.put("/posts/{id}/image").body(picture).header(.contentType, "image/png"), lane: "posts",
       after: post, bindings: [.json("id", at: "/id")])
@@ -39,6 +40,10 @@ extension TourSteps {
     print(
       "  \(try await outbox.pendingCount()) changes waiting; the picture's target: "
         + "\(try await outbox.items().first { $0.id == upload }?.target ?? "?")")
+    let bodies = folder.appendingPathComponent("outbox.sqlite.bodies").path
+    print(
+      "  the picture (\(picture.count) bytes) waits in a file of its own beside the database: "
+        + "\((try? FileManager.default.contentsOfDirectory(atPath: bodies))?.count ?? 0) file")
 
     network.set(NetworkPath(isOnline: true))
     try await outbox.waitUntilDrained()
@@ -47,7 +52,8 @@ extension TourSteps {
     let target = try await outbox.items().first { $0.id == upload }?.target ?? "?"
     let stored = try await client.send(Endpoint<Data>.get(target))
     print("  back online: \(delivered.count) delivered in order, the server has \(after - before) new posts")
-    print("  the picture went to \(target): the server holds \(stored.value.count) bytes there")
+    guard stored.value == picture else { throw OutboxPictureChanged(sent: picture.count, stored: stored.value.count) }
+    print("  the picture went to \(target): the server holds the same \(stored.value.count) bytes there")
 
     // The demo server applies this one, then resets the connection instead of answering: the answer is lost.
     let lost = try await outbox.enqueue(
@@ -101,6 +107,12 @@ struct OutboxCrashRunFailed: Error, CustomStringConvertible {
   var twice: Int
   var lost: Int
   var description: String { "the outbox crash run applied \(twice) writes twice and lost \(lost)" }
+}
+
+struct OutboxPictureChanged: Error, CustomStringConvertible {
+  var sent: Int
+  var stored: Int
+  var description: String { "the outbox sent a picture of \(sent) bytes and the server holds \(stored) other bytes" }
 }
 
 /// A child process of the tour: started, read, and killed with SIGKILL or waited for.

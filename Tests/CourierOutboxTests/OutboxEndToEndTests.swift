@@ -49,6 +49,29 @@ struct DemoPost: Codable, Equatable, Sendable {
 
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
+  func aPictureLargerThanTheThresholdWaitsInAFileAndArrivesWhole(_ kind: TransportKind) async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withDemoServer(kind) { client, _ in
+      let post = try await client.value(Endpoint<DemoPost>.post("/posts", body: DemoPost(title: "pic", body: "b")))
+      let id = try #require(post.id)
+      let network = SwitchedNetwork(online: false)
+      let outbox = try outbox(client, network: network, path: path)
+      var picture = Data(count: 1_500_000)
+      for index in picture.indices { picture[index] = UInt8(truncatingIfNeeded: index % 251) }
+      try await outbox.enqueue(Endpoint<Data>.put("/posts/\(id)/image").body(.data(picture, contentType: "image/png")))
+      #expect(try FileManager.default.contentsOfDirectory(atPath: path + ".bodies").count == 1)
+      network.set(online: true)
+      try await outbox.waitUntilDrained()
+      #expect(try await outbox.items().map(\.state) == [.delivered])
+      let stored = try await client.send(Endpoint<Data>.get("/posts/\(id)/image"))
+      #expect(stored.value == picture, "the server holds the picture byte for byte")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: path + ".bodies").isEmpty)
+    }
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test(arguments: TransportKind.allCases)
   func anAnswerLostAfterTheServerAppliedTheWriteIsNotAppliedTwice(_ kind: TransportKind) async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -153,7 +153,8 @@ func temporaryDatabase() throws -> (folder: URL, path: String) {
     // The first run records "sending", then dies before the answer is recorded.
     let store = try SQLiteOutboxStore(path: path)
     let client = APIClient.testing(baseURL: base, transport: StubTransport())
-    let request = try await Outbox.stored(Endpoint<Data>.post("/posts", body: Post(title: "a")), client: client)
+    let request = try await Outbox(client: client, store: store, configuration: Outbox.Configuration())
+      .stored(Endpoint<Data>.post("/posts", body: Post(title: "a")))
     let id = try await store.insert(
       NewItem(
         request: request, lane: "posts", kind: "request", kindVersion: 1, after: nil, constraints: .none,

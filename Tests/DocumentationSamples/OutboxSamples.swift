@@ -3,6 +3,10 @@ import Courier
 import CourierOutbox
 import Foundation
 
+#if canImport(UIKit)
+import UIKit
+#endif
+
 #if canImport(BackgroundTasks) && (os(iOS) || os(tvOS) || os(visionOS))
 import BackgroundTasks
 #endif
@@ -52,3 +56,21 @@ enum OfflineWritesAppSamples {
   }
   #endif
 }
+
+#if canImport(UIKit) && !os(watchOS)
+/// OfflineWrites.md: large bodies, a background session's events after a relaunch.
+final class OutboxSampleAppDelegate: NSObject, UIApplicationDelegate {
+  let outbox: Outbox
+
+  init(outbox: Outbox) {
+    self.outbox = outbox
+  }
+
+  func application(
+    _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
+    completionHandler: @escaping () -> Void
+  ) {
+    _ = outbox.handleEventsForBackgroundURLSession(identifier, completionHandler: completionHandler)
+  }
+}
+#endif

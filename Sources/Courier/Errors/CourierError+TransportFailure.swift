@@ -11,7 +11,7 @@ import Security
 
 extension CourierError {
   /// Classifies a transport's failure: `URLError` codes, `CancellationError`, or an error Courier already made.
-  init(transportFailure error: any Error, request: HTTPRequest?) {
+  package init(transportFailure error: any Error, request: HTTPRequest?) {
     if var courierError = error as? CourierError {
       if courierError.request == nil { courierError.request = request }
       self = courierError

@@ -9,7 +9,7 @@ import FoundationNetworking
 extension URLSessionTransport {
   /// The `URLRequest` for `request`: one pass over the header fields into the dictionary URLSession takes, repeated
   /// fields joined with `", "` (`"; "` for `Cookie`), values in ISO Latin-1 as URLSession expects them.
-  static func urlRequest(for request: HTTPRequest, timeout: TimeInterval) -> URLRequest? {
+  package static func urlRequest(for request: HTTPRequest, timeout: TimeInterval) -> URLRequest? {
     guard let url = request.url else { return nil }
     var urlRequest = URLRequest(url: url)
     // Set on its own: FoundationNetworking ignores the initializer's `timeoutInterval`.
@@ -34,7 +34,7 @@ extension URLSessionTransport {
 
   /// The response head of `urlResponse`, or a typed error when it is not HTTP. Names servers send on almost every
   /// response skip validation; a name that is not a valid HTTP token is left out.
-  static func head(of urlResponse: URLResponse, request: HTTPRequest) throws -> HTTPResponse {
+  package static func head(of urlResponse: URLResponse, request: HTTPRequest) throws -> HTTPResponse {
     guard let http = urlResponse as? HTTPURLResponse, (0...999).contains(http.statusCode) else {
       throw CourierError(.transport, "The server's response is not an HTTP response", request: request)
     }

@@ -99,7 +99,8 @@ actor IdempotencyKeys {
           "Idempotency-Key", "Idempotency-Key must be a Structured Field string (\"…\"), got '\(field)'")
       }
       var request = request
-      let body = try await request.collectBody(upTo: JSONBody.maxSize)
+      // The largest body a route takes: a post's picture.
+      let body = try await request.collectBody(upTo: max(JSONBody.maxSize, PostRoutes.maxImageBytes))
       let fingerprint = Self.fingerprint(request, body: body)
       switch await self.claim(key, fingerprint: fingerprint) {
       case .mismatch:

@@ -1,0 +1,248 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import CourierOutbox
+
+/// An uploader that keeps what it was given, as the system's background session would, and reports what it holds.
+final class RecordingUploader: BackgroundUploader {
+  struct Upload: Sendable {
+    var request: HTTPRequest
+    var body: Data
+    var item: OutboxItem.ID
+  }
+
+  private let state: Locked<(uploads: [Upload], held: Set<OutboxItem.ID>)>
+
+  init(holding held: Set<OutboxItem.ID> = []) {
+    state = Locked(([], held))
+  }
+
+  var uploads: [Upload] { state.withLock { $0.uploads } }
+
+  func upload(_ request: HTTPRequest, fromFile file: URL, item: OutboxItem.ID) async throws {
+    let body = try Data(contentsOf: file)
+    state.withLock {
+      $0.uploads.append(Upload(request: request, body: body, item: item))
+      $0.held.insert(item)
+    }
+  }
+
+  func itemsInFlight() async -> Set<OutboxItem.ID> { state.withLock { $0.held } }
+
+  /// The system finished the upload of `item`.
+  func finish(_ item: OutboxItem.ID) { state.withLock { _ = $0.held.remove(item) } }
+}
+
+/// Items whose body is a file handed to uploads the system carries on, their outcomes recorded as attempts' are,
+/// across relaunches; the Apple session itself is glue over this.
+@Suite(.timeLimit(.minutes(1))) struct OutboxBackgroundUploadTests {
+  let base = URL(string: "https://api.example.test/v1")!
+
+  func outbox(
+    _ transport: StubTransport, path: String, network: SwitchedNetwork = SwitchedNetwork(online: true)
+  ) throws -> Outbox {
+    let client = APIClient.testing(baseURL: base, transport: transport) {
+      $0.defaultHeaders.append(HTTPField(name: .authorization, value: "Bearer fresh-token"))
+    }
+    var configuration = Outbox.Configuration()
+    configuration.monitor = network.monitor
+    configuration.clock = TestDelayClock()
+    configuration.random = { 0 }
+    configuration.fileBodyThreshold = 1000
+    return Outbox(client: client, store: try SQLiteOutboxStore(path: path), configuration: configuration)
+  }
+
+  func picture(_ seed: UInt8) -> Data { Data((0..<5000).map { UInt8(truncatingIfNeeded: $0) &+ seed }) }
+
+  func answer(_ status: HTTPResponse.Status) -> BackgroundUploadOutcome {
+    .answered(HTTPResponse(status: status), Data(#"{"ok":true}"#.utf8))
+  }
+
+  @Test func aLargeItemIsHandedOffWithFreshCredentialsAndItsLaneWaitsForTheOutcome() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(.post("/posts").reply(.status(.created)), .post("/profile").reply(.status(.ok)))
+    let uploader = RecordingUploader()
+    let network = SwitchedNetwork(online: false)
+    let outbox = try outbox(transport, path: path, network: network)
+    await outbox.useBackgroundUploader(uploader)
+    let large = try await outbox.enqueue(
+      Endpoint<Data>.put("/posts/1/image").body(.data(picture(1), contentType: "image/png")), lane: "posts")
+    let after = try await outbox.enqueue(Endpoint<Data>.post("/posts").body(.data(Data("b".utf8))), lane: "posts")
+    try await outbox.enqueue(Endpoint<Data>.post("/profile").body(.data(Data("c".utf8))), lane: "profile")
+    network.set(online: true)
+    await outbox.drain()
+    try await waitUntil { uploader.uploads.count == 1 && transport.requests.count == 1 }
+
+    let upload = try #require(uploader.uploads.first)
+    #expect(upload.item == large)
+    #expect(upload.body == picture(1))
+    #expect(upload.request.headerFields[.authorization] == "Bearer fresh-token", "credentials added when it leaves")
+    let key = try #require(try await outbox.items().first { $0.id == large }?.idempotencyKey)
+    #expect(upload.request.headerFields[HTTPField.Name("Idempotency-Key")!] == "\"\(key)\"")
+    #expect(upload.request.headerFields[HandoffTransport.header] == nil)
+    #expect(upload.request.path == "/v1/posts/1/image")
+    #expect(transport.requests.map(\.request.path) == ["/v1/profile"], "the other lane flows; this one waits")
+    #expect(try await outbox.items().first { $0.id == large }?.state == .sending)
+
+    uploader.finish(large)
+    await outbox.backgroundUploadFinished(large, answer(.created))
+    try await outbox.waitUntilDrained()
+    let items = try await outbox.items()
+    #expect(items.first { $0.id == large }?.state == .delivered)
+    #expect(items.first { $0.id == large }?.responseStatus == .created)
+    #expect(items.first { $0.id == after }?.state == .delivered, "the lane went on after the outcome")
+    #expect(transport.requests.map(\.request.path) == ["/v1/profile", "/v1/posts"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: path + ".bodies").isEmpty)
+    // A second outcome for the same item (a duplicate event) changes nothing.
+    await outbox.backgroundUploadFinished(large, answer(.internalServerError))
+    #expect(try await outbox.items().first { $0.id == large }?.state == .delivered)
+  }
+
+  @Test func aFailedUploadIsHandedOffAgainWithItsKeyAndARefusalIsADeadLetter() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let uploader = RecordingUploader()
+    let outbox = try outbox(StubTransport(), path: path)
+    await outbox.useBackgroundUploader(uploader)
+    let id = try await outbox.enqueue(Endpoint<Data>.put("/posts/1/image").body(.data(picture(2))))
+    try await waitUntil { uploader.uploads.count == 1 }
+    uploader.finish(id)
+    await outbox.backgroundUploadFinished(id, .failed(CourierError(.noConnection, "offline")))
+    #expect(try await outbox.items().first?.state == .pending, "waits out a backoff")
+    await outbox.drain()
+    try await waitUntil { uploader.uploads.count == 2 }
+    let keys = uploader.uploads.map { $0.request.headerFields[HTTPField.Name("Idempotency-Key")!] }
+    #expect(keys[0] == keys[1], "the same key on every attempt")
+    #expect(try await outbox.items().first?.attempts == 2)
+    uploader.finish(id)
+    await outbox.backgroundUploadFinished(id, answer(.badRequest))
+    let item = try #require(try await outbox.items().first)
+    #expect(item.state == .deadLetter)
+    #expect(item.responseStatus == .badRequest)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: path + ".bodies").count == 1, "kept to requeue")
+  }
+
+  @Test func afterARelaunchAnUploadTheSystemHoldsWaitsAndOneItLostIsHandedOffAgain() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let first = RecordingUploader()
+    let before = try outbox(StubTransport(), path: path)
+    await before.useBackgroundUploader(first)
+    let held = try await before.enqueue(Endpoint<Data>.put("/a").body(.data(picture(3))), lane: "a")
+    let lost = try await before.enqueue(Endpoint<Data>.put("/b").body(.data(picture(4))), lane: "b")
+    try await waitUntil { first.uploads.count == 2 }
+    await before.stop()
+
+    // The app was ended; the system still holds one upload, and lost the other.
+    let second = RecordingUploader(holding: [held])
+    let after = try outbox(StubTransport(), path: path)
+    await after.useBackgroundUploader(second)
+    await after.start()
+    try await waitUntil { second.uploads.count == 1 }
+    #expect(second.uploads.map(\.item) == [lost], "only the upload the system lost is handed off again")
+    let key = { (upload: RecordingUploader.Upload) in upload.request.headerFields[HTTPField.Name("Idempotency-Key")!] }
+    #expect(key(second.uploads[0]) == key(first.uploads.first { $0.item == lost }!))
+    // The held upload's outcome arrives after the relaunch.
+    second.finish(held)
+    await after.backgroundUploadFinished(held, answer(.created))
+    second.finish(lost)
+    await after.backgroundUploadFinished(lost, answer(.created))
+    try await after.waitUntilDrained()
+    #expect(try await after.items().map(\.state) == [.delivered, .delivered])
+    #expect(second.uploads.count == 1)
+  }
+
+  @Test func withoutAnUploaderLargeItemsGoInTheForegroundFromTheirFiles() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(.put("/a").reply(.status(.created)))
+    let outbox = try outbox(transport, path: path)
+    try await outbox.enqueue(Endpoint<Data>.put("/a").body(.data(picture(5))))
+    try await outbox.waitUntilDrained()
+    #expect(transport.requests.first?.body == picture(5))
+    #expect(transport.requests.first?.request.headerFields[HandoffTransport.header] == nil)
+  }
+
+  @Test func aRedirectPolicyABackgroundSessionCannotKeepIsRefusedWhenTheOutboxIsMade() throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var configuration = Outbox.Configuration()
+    configuration.backgroundSessionIdentifier = "com.example.outbox"
+    for policy in [RedirectPolicy.none, .follow(max: 5, removingAcrossOrigins: [HTTPField.Name("X-Api-Key")!])] {
+      let client = APIClient.testing(baseURL: base, transport: StubTransport()) { $0.redirects = policy }
+      #expect {
+        try Outbox(client: client, path: path, configuration: configuration)
+      } throws: { error in
+        let error = error as? OutboxError
+        return error?.kind == .invalidRequest && error?.message.contains("follows redirects") == true
+      }
+      // Without background uploads, any policy is kept: every call goes through Courier.
+      _ = try Outbox(client: client, path: path)
+    }
+    _ = try Outbox(
+      client: APIClient.testing(baseURL: base, transport: StubTransport()), path: path, configuration: configuration)
+  }
+
+  @MainActor
+  @Test func theAppsHandlerIsCalledOnceEveryEventIsDeliveredAndEveryOutcomeRecorded() async throws {
+    let events = BackgroundEvents()
+    var calls = 0
+    events.waitForEvents { calls += 1 }
+    events.recordingBegan()
+    events.recordingBegan()
+    events.eventsDelivered()
+    events.recordingEnded()
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(calls == 0, "an outcome is still being recorded")
+    events.recordingEnded()
+    for _ in 0..<1000 where calls == 0 { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(calls == 1)
+    events.eventsDelivered()
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(calls == 1, "given once")
+    // Nothing being recorded: the handler goes as soon as the events are delivered.
+    events.waitForEvents { calls += 1 }
+    events.eventsDelivered()
+    for _ in 0..<1000 where calls == 1 { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(calls == 2)
+  }
+
+  @Test func aTaskNamesItsItemAndOtherTasksNameNone() {
+    let id = OutboxItem.ID(rawValue: 42)
+    #expect(BackgroundTaskTag.description(for: id) == "courier-outbox/42")
+    #expect(BackgroundTaskTag.item(from: BackgroundTaskTag.description(for: id)) == id)
+    for other in [nil, "", "courier-outbox/", "courier-outbox/x", "download/42", "courier-outbox/42/1"] {
+      #expect(BackgroundTaskTag.item(from: other) == nil, "\(other ?? "nil")")
+    }
+  }
+
+  @MainActor
+  @Test func onLinuxNoSessionsEventsAreTheOutboxsAndTheHandlerStaysWithTheCaller() throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var configuration = Outbox.Configuration()
+    configuration.backgroundSessionIdentifier = "com.example.outbox"
+    let outbox = try Outbox(
+      client: APIClient.testing(baseURL: base, transport: StubTransport()), path: path, configuration: configuration)
+    #expect(!outbox.handleEventsForBackgroundURLSession("another.session") {})
+    #expect(
+      outbox.handleEventsForBackgroundURLSession("com.example.outbox") {} == Outbox.hasBackgroundSessions)
+  }
+
+  /// Polls `condition` until it holds (10 s at most, a failure then).
+  func waitUntil(_ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while try await !condition() {
+      guard ContinuousClock.now < deadline else {
+        Issue.record("the condition never held")
+        return
+      }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+  }
+}
