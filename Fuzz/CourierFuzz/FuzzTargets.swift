@@ -235,7 +235,8 @@ enum FuzzTargets {
     }
     _ = RequestTarget.isAbsolute(location)
     _ = RequestTarget.join("/v1/", location)
-    _ = RequestTarget.percentEncode(Substring(location), keeping: { $0 < 0x80 && $0 != 0x25 })
+    _ = PercentEncoding.encode(Substring(location), keeping: PercentEncoding.reference, keepingEscapes: true)
+    _ = PercentEncoding.encode(Substring(location), keeping: PercentEncoding.unreserved)
   }
 
   /// Reads a multipart body to its end without a task: the chunks its stream hands out, stepped through

@@ -93,8 +93,8 @@ extension HTTPClientRequest.Body {
 /// before (a loop runs its tasks in order) lets the connection's loop see each write, and pause the body, before
 /// more is read out.
 struct EventLoopQueues: Sendable {
-  /// How many bytes a body hands over between two waits: one of a file body's buffers. A wait measured about 10,000
-  /// instructions (each loop wakes up), within the 64,000 a MiB of a file upload costs.
+  /// How many bytes a body hands over between two waits: one of a file body's buffers. A wait (each loop wakes up)
+  /// is a small part of what a MiB of a file upload costs (Benchmarks/RESULTS.md, "Upload buffers").
   static let stride = 1 << 20
 
   private let loops: [any EventLoop]

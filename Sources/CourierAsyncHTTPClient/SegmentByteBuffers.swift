@@ -22,11 +22,9 @@ struct SegmentByteBuffers: AsyncSequence, Sendable {
   typealias Element = ByteBuffer
 
   /// The size of the buffers files are read into, one at a time with the next one read ahead. Each buffer costs
-  /// AsyncHTTPClient, the thread pool and this sequence about 47,000 instructions whatever its size, so small
-  /// buffers cost CPU (a file upload's MiB: 296,000 instructions with 128 KiB buffers, 104,000 with 512 KiB ones,
-  /// 64,000 with 1 MiB ones, against 22,000–26,000 for raw AsyncHTTPClient with 1 MiB buffers). Memory stays bounded
-  /// because the body waits for the event loops after each MiB (see `EventLoopQueues`): a 1 GiB upload peaks at
-  /// 49–51 MiB of RSS, also with the client on one core.
+  /// AsyncHTTPClient, the thread pool and this sequence the same whatever its size, so small buffers cost CPU
+  /// (Benchmarks/RESULTS.md, "Upload buffers", has the figures). Memory stays bounded because the body waits for the
+  /// event loops after each MiB (see `EventLoopQueues`).
   static let chunkLength = 1024 * 1024
 
   let segments: [BodySegment]

@@ -19,8 +19,8 @@ final class FlatQueryEncoder: Encoder {
   /// What one encoding has written so far.
   ///
   /// One stored property, so that adding a field is one access to the encoder's state: Swift checks each access
-  /// to a class's stored property for exclusivity at run time, and three or four accesses per field cost a flat
-  /// value a fifth of its encoding.
+  /// to a class's stored property for exclusivity at run time (Benchmarks/AB.md has what three or four accesses per
+  /// field cost).
   struct State {
     var fields: [Field] = []
     /// The tree's storage once the value turned out not to be flat.
@@ -100,9 +100,9 @@ final class FlatQueryEncoder: Encoder {
           buffer[index] = UInt8(ascii: "&")
           index += 1
         }
-        index = URLQueryEncoder.writePercentEncoded(field.name, into: buffer, at: index)
+        index = PercentEncoding.write(field.name, keeping: PercentEncoding.unreserved, into: buffer, at: index)
         buffer[index] = UInt8(ascii: "=")
-        index = URLQueryEncoder.writePercentEncoded(text, into: buffer, at: index + 1)
+        index = PercentEncoding.write(text, keeping: PercentEncoding.unreserved, into: buffer, at: index + 1)
       }
       return index
     }

@@ -160,9 +160,12 @@ struct RequestTarget: Sendable, Hashable {
       let utf8 = endpointPath.utf8
       let mark = Self.offset(of: UInt8(ascii: "?"), in: endpointPath).map { utf8.index(utf8.startIndex, offsetBy: $0) }
       path = Self.join(
-        base.path, Self.percentEncode(endpointPath[..<(mark ?? utf8.endIndex)], keeping: Self.isPathCharacter))
+        base.path,
+        PercentEncoding.encode(
+          endpointPath[..<(mark ?? utf8.endIndex)], keeping: PercentEncoding.path, keepingEscapes: true))
       if let mark, utf8.index(after: mark) < utf8.endIndex {
-        let inline = Self.percentEncode(endpointPath[utf8.index(after: mark)...], keeping: Self.isQueryCharacter)
+        let inline = PercentEncoding.encode(
+          endpointPath[utf8.index(after: mark)...], keeping: PercentEncoding.query, keepingEscapes: true)
         self.query = self.query.map { $0.isEmpty ? inline : "\($0)&\(inline)" } ?? inline
       }
     }
@@ -247,78 +250,5 @@ struct RequestTarget: Sendable, Hashable {
     joined += "/"
     joined += path[start...]
     return joined
-  }
-
-  /// Percent-encodes what `keeping` does not allow, keeping valid `%XX` escapes; the text itself when nothing needs
-  /// escaping.
-  static func percentEncode(_ text: Substring, keeping allowed: (UInt8) -> Bool) -> String {
-    var text = text
-    return text.withUTF8 { bytes in
-      var clean = true
-      var index = 0
-      while index < bytes.count {
-        let byte = bytes[index]
-        if allowed(byte) {
-          index += 1
-        } else if Self.isEscape(bytes, at: index) {
-          index += 3
-        } else {
-          clean = false
-          break
-        }
-      }
-      if clean { return String(decoding: bytes, as: UTF8.self) }
-      let hex = Array("0123456789ABCDEF".utf8)
-      var result = [UInt8]()
-      result.reserveCapacity(bytes.count + 16)
-      index = 0
-      while index < bytes.count {
-        let byte = bytes[index]
-        if Self.isEscape(bytes, at: index) {
-          result += bytes[index..<(index + 3)]
-          index += 3
-          continue
-        }
-        if allowed(byte) {
-          result.append(byte)
-        } else {
-          result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-        }
-        index += 1
-      }
-      return String(decoding: result, as: UTF8.self)
-    }
-  }
-
-  /// Whether a valid `%XX` escape starts at `index`.
-  private static func isEscape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
-    bytes[index] == UInt8(ascii: "%") && index + 2 < bytes.count && bytes[index + 1].isHexDigit
-      && bytes[index + 2].isHexDigit
-  }
-}
-
-extension RequestTarget {
-  /// RFC 3986 `pchar` plus `/`: unreserved, sub-delims, `:` and `@`.
-  static func isPathCharacter(_ byte: UInt8) -> Bool {
-    switch byte {
-    case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: return true
-    case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
-      UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-      UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
-      UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
-      return true
-    default: return false
-    }
-  }
-
-  /// RFC 3986 `query`: `pchar`, `/` and `?`.
-  static func isQueryCharacter(_ byte: UInt8) -> Bool {
-    isPathCharacter(byte) || byte == UInt8(ascii: "?")
-  }
-}
-
-extension UInt8 {
-  fileprivate var isHexDigit: Bool {
-    (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
   }
 }

@@ -10,18 +10,15 @@ enum RedirectLocation {
     let text = location.trimmingCharacters(in: .whitespaces)
     var encoded: String
     if let hash = text.firstIndex(of: "#") {
-      encoded = RequestTarget.percentEncode(text[..<hash], keeping: isReferenceCharacter)
+      encoded = PercentEncoding.encode(
+        text[..<hash], keeping: PercentEncoding.reference, keepingEscapes: true)
       encoded +=
-        "#" + RequestTarget.percentEncode(text[text.index(after: hash)...], keeping: RequestTarget.isQueryCharacter)
+        "#"
+        + PercentEncoding.encode(
+          text[text.index(after: hash)...], keeping: PercentEncoding.query, keepingEscapes: true)
     } else {
-      encoded = RequestTarget.percentEncode(text[...], keeping: isReferenceCharacter)
+      encoded = PercentEncoding.encode(text[...], keeping: PercentEncoding.reference, keepingEscapes: true)
     }
     return URL(string: encoded, relativeTo: base)?.absoluteURL
-  }
-
-  /// What a URI reference may hold before its fragment: a path's and a query's characters, and the brackets of an IP
-  /// literal host.
-  static func isReferenceCharacter(_ byte: UInt8) -> Bool {
-    RequestTarget.isQueryCharacter(byte) || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
   }
 }

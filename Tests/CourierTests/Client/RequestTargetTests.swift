@@ -28,7 +28,7 @@ import Testing
     ("/a%2", "/a%252"), ("/~!$&'()*+,;=:@", "/~!$&'()*+,;=:@"), ("/[x]", "/%5Bx%5D"),
   ])
   func percentEncodesOnlyWhatAPathCannotHold(path: String, expected: String) {
-    #expect(RequestTarget.percentEncode(Substring(path), keeping: RequestTarget.isPathCharacter) == expected)
+    #expect(PercentEncoding.encode(Substring(path), keeping: PercentEncoding.path, keepingEscapes: true) == expected)
   }
 
   @Test(arguments: [
@@ -59,7 +59,7 @@ import Testing
   }
 
   @Test func queriesMayHoldQuestionMarks() {
-    #expect(RequestTarget.percentEncode("a?b=c d", keeping: RequestTarget.isQueryCharacter) == "a?b=c%20d")
+    #expect(PercentEncoding.encode("a?b=c d", keeping: PercentEncoding.query, keepingEscapes: true) == "a?b=c%20d")
   }
 
   @Test(arguments: [
