@@ -8,8 +8,8 @@ import HTTPTypes
 
 /// Sends an item's request with its body file as an upload the system carries on without the app.
 package protocol BackgroundUploader: Sendable {
-  /// Starts uploading `file` with `request` for `item`; returns once the system took it.
-  func upload(_ request: HTTPRequest, fromFile file: URL, item: OutboxItem.ID) async throws
+  /// Starts uploading `file` with `request` for `item`'s attempt `attempt`; returns once the system took it.
+  func upload(_ request: HTTPRequest, fromFile file: URL, item: OutboxItem.ID, attempt: Int) async throws
   /// The items whose uploads the system still holds, running or waiting to run.
   func itemsInFlight() async -> Set<OutboxItem.ID>
 }
@@ -22,18 +22,22 @@ package enum BackgroundUploadOutcome: Sendable {
   case failed(any Error)
 }
 
-/// How a background upload task names its item: `courier-outbox/<id>` in its `taskDescription`.
+/// How a background upload task names its item and attempt: `courier-outbox/<id>/<attempt>` in its `taskDescription`,
+/// so that the outcome of an older attempt (one the outbox gave up on and handed off again) is told apart.
 package enum BackgroundTaskTag {
   static let prefix = "courier-outbox/"
 
-  /// The description of the task of `item`.
-  package static func description(for item: OutboxItem.ID) -> String { prefix + String(item.rawValue) }
+  /// The description of the task of `item`'s attempt `attempt`.
+  package static func description(for item: OutboxItem.ID, attempt: Int) -> String {
+    prefix + String(item.rawValue) + "/" + String(attempt)
+  }
 
-  /// The item of a task with `description`, or `nil` for a task that is not an outbox item's.
-  package static func item(from description: String?) -> OutboxItem.ID? {
-    guard let description, description.hasPrefix(prefix), let raw = Int64(description.dropFirst(prefix.count))
-    else { return nil }
-    return OutboxItem.ID(rawValue: raw)
+  /// The item and attempt of a task with `description`, or `nil` for a task that is not an outbox item's.
+  package static func item(from description: String?) -> (item: OutboxItem.ID, attempt: Int)? {
+    guard let description, description.hasPrefix(prefix) else { return nil }
+    let parts = description.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let raw = Int64(parts[0]), let attempt = Int(parts[1]) else { return nil }
+    return (OutboxItem.ID(rawValue: raw), attempt)
   }
 }
 
@@ -47,7 +51,8 @@ package final class BackgroundEvents: Sendable {
     var delivered = false
     var waiting = false
 
-    /// Whether the handler goes now; it goes once.
+    /// Whether the handler goes now; it goes once. The session's "delivered" is kept until a handler takes it: the
+    /// session may be made, and deliver, before the app hands its handler over.
     mutating func fires() -> Bool {
       guard waiting, delivered, recording == 0 else { return false }
       waiting = false
@@ -65,9 +70,11 @@ package final class BackgroundEvents: Sendable {
   /// Keeps the app's handler, to call once the events are delivered and recorded.
   @MainActor package func waitForEvents(then handler: @escaping @MainActor () -> Void) {
     self.handler = handler
-    state.withLock {
-      $0.waiting = true
-      $0.delivered = false
+    if state.withLock({ state in
+      state.waiting = true
+      return state.fires()
+    }) {
+      fire()
     }
   }
 
@@ -109,7 +116,7 @@ package final class BackgroundEvents: Sendable {
 /// fresh token, cookies, default headers), and the request they leave is given to the uploader instead of being sent.
 /// It answers `202 Accepted` carrying ``header`` at once; the item's own answer comes later, from the upload.
 struct HandoffTransport: HTTPTransport {
-  /// Names the item on the way in; says "handed-off" on the answer.
+  /// Names the item and its attempt (``BackgroundTaskTag``) on the way in; says "handed-off" on the answer.
   static let header = HTTPField.Name("Courier-Outbox-Handoff")!
 
   let uploader: any BackgroundUploader
@@ -120,16 +127,15 @@ struct HandoffTransport: HTTPTransport {
   func send(
     _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
   ) async throws -> (HTTPResponse, BodyStream) {
-    guard let value = request.headerFields[Self.header], let raw = Int64(value),
+    guard let (item, attempt) = BackgroundTaskTag.item(from: request.headerFields[Self.header]),
       let segments = body?.segments, segments.count == 1, case .file(let file, _) = segments[0]
     else {
       throw OutboxError(.invalidRequest, "Only an outbox item whose body is a file is handed to a background upload")
     }
     var request = request
     request.headerFields[Self.header] = nil
-    let item = OutboxItem.ID(rawValue: raw)
     try await markHandedOff(item)
-    try await uploader.upload(request, fromFile: file, item: item)
+    try await uploader.upload(request, fromFile: file, item: item, attempt: attempt)
     return (HTTPResponse(status: .accepted, headerFields: [Self.header: "handed-off"]), BodyStream())
   }
 }
@@ -161,10 +167,15 @@ extension Outbox {
     handoffClient = APIClient(configuration: configuration)
   }
 
-  /// Records what came of the background upload of `id`, as an attempt's outcome; an outcome for an item that is not
-  /// handed off (recorded already, or sent again meanwhile) is dropped — it was for the same key.
-  package func backgroundUploadFinished(_ id: OutboxItem.ID, _ outcome: BackgroundUploadOutcome) async {
-    guard let (item, bodyFile) = try? await store.handedOffItems().first(where: { $0.item.id == id }) else { return }
+  /// Records what came of the background upload of `id`'s attempt `attempt`, as an attempt's outcome. An outcome for
+  /// an item that is not handed off (recorded already, or sent again meanwhile), for another of its attempts, or one
+  /// being recorded already is dropped: it was for the same key.
+  package func backgroundUploadFinished(_ id: OutboxItem.ID, attempt: Int, _ outcome: BackgroundUploadOutcome) async {
+    guard settlingHandoffs.insert(id).inserted else { return }
+    defer { settlingHandoffs.remove(id) }
+    guard let (item, bodyFile) = try? await store.handedOffItems().first(where: { $0.item.id == id }),
+      item.attempts == attempt
+    else { return }
     switch outcome {
     case .answered(let head, let body):
       let response = RecordedResponse(status: head.status, headerFields: head.headerFields, body: body)
@@ -177,6 +188,11 @@ extension Outbox {
       }
     case .failed(let error):
       await settle(item, decision: DeliveryDecision.decide(failure: error), response: nil)
+    }
+    // The outcome could not be recorded: the item is sent again, with its key, rather than its lane waiting for an
+    // outcome that came already.
+    if (try? await store.handedOffItems())?.contains(where: { $0.item.id == id }) == true {
+      try? await store.clearHandoff([id])
     }
     wakeUp()
   }

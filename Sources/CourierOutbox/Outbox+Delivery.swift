@@ -89,6 +89,9 @@ extension Outbox {
     let item = candidate.item
     let now = configuration.clock.now
     let path = configuration.monitor.currentPath
+    // Its background upload may still be under way: only its outcome decides, whatever the item's age or deadline
+    // (the outcome wakes the outbox).
+    if candidate.handedOff { return .waits }
     if let giveUp = candidate.constraints.giveUpAfter, now > giveUp {
       await deadLetter(item, OutboxError(.limitReached, "The item's deadline \(giveUp) passed before it was delivered"))
       return .later(0)
@@ -108,8 +111,6 @@ extension Outbox {
     case .pending?, .sending?:
       return .waits
     }
-    // Its background upload may still be under way: the outcome wakes the outbox.
-    if candidate.handedOff { return .waits }
     guard path.isOnline else {
       emit(.waiting(item.id, .offline))
       return .waits
@@ -198,13 +199,16 @@ extension Outbox {
     emit(.sending(item.id, attempt: item.attempts))
     let decision: DeliveryDecision
     var response: RecordedResponse?
+    var handingOff = false
     do {
       var endpoint = try endpoint(for: request)
       var sender = client
       if let handoffClient, request.bodyFile != nil {
         // An upload the system carries on: its outcome is recorded when it comes, and the lane waits for it.
-        endpoint = endpoint.header(HandoffTransport.header, String(item.id.rawValue))
+        endpoint = endpoint.header(
+          HandoffTransport.header, BackgroundTaskTag.description(for: item.id, attempt: item.attempts))
         sender = handoffClient
+        handingOff = true
       }
       let answer = try await sender.send(endpoint)
       if answer.response.headerFields[HandoffTransport.header] == "handed-off" { return .stop }
@@ -212,6 +216,10 @@ extension Outbox {
       decision = DeliveryDecision.decide(
         status: answer.status, headerFields: answer.response.headerFields, now: configuration.clock.now)
     } catch {
+      // Something after the upload started failed: the upload goes on, and its outcome decides.
+      if handingOff, (try? await store.handedOffItems())?.contains(where: { $0.item.id == item.id }) == true {
+        return .stop
+      }
       decision = DeliveryDecision.decide(failure: error)
       if let failure = error as? CourierError, let head = failure.response {
         response = RecordedResponse(status: head.status, headerFields: head.headerFields, body: failure.body ?? Data())
