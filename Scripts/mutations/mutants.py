@@ -6,32 +6,32 @@ code has moved fails the run instead of passing unnoticed), and `tests` is the `
 
 MUTANTS = [
     {
-        "name": "deadline ignored by URLSession (its signal never registered)",
+        "name": "deadline ignored by URLSession's completion-handler path (cancelling the task cancels nothing)",
         "file": "Sources/Courier/Transport/URLSessionTransport.swift",
-        "old": "signal: options.deadlineSignal",
-        "new": "signal: nil",
-        "tests": "URLSessionDeadlineSignalTests",
+        "old": "      } onCancel: {\n        cancel()\n      }",
+        "new": "      } onCancel: {\n      }",
+        "tests": "URLSessionDeadlineTests",
     },
     {
         "name": "deadline ignored by the timer (due deadlines never expire)",
         "file": "Sources/Courier/Pipeline/Pipeline+Deadline.swift",
         "old": "for entry in due.sorted(by: { $0.due < $1.due }) { entry.expire?() }",
         "new": "_ = due",
-        "tests": "DeadlineTimerTests|DeadlineSignalTests",
+        "tests": "DeadlineTimerTests|DeadlineCancellationTests",
     },
     {
         "name": "deadline fired 5 s late",
         "file": "Sources/Courier/Pipeline/Pipeline+Deadline.swift",
         "old": "let due = now + min(max(timeout, 0), 1e9)",
         "new": "let due = now + min(max(timeout, 0), 1e9) + 5",
-        "tests": "DeadlineTimerTests|DeadlineSignalTests|URLSessionDeadlineSignalTests|CourierTests.DeadlineTests",
+        "tests": "DeadlineTimerTests|DeadlineCancellationTests|URLSessionDeadlineTests|CourierTests.DeadlineTests",
     },
     {
         "name": "deadline fired 2 ms early",
         "file": "Sources/Courier/Pipeline/Pipeline+Deadline.swift",
         "old": "let due = now + min(max(timeout, 0), 1e9)",
         "new": "let due = now + min(max(timeout, 0), 1e9) - 0.002",
-        "tests": "DeadlineTimerTests|DeadlineSignalTests",
+        "tests": "DeadlineTimerTests|DeadlineCancellationTests",
     },
     {
         "name": "the shared pool blocked for 2 s once a short call's head arrived",

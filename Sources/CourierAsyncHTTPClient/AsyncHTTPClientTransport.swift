@@ -151,8 +151,3 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     return count
   }
 }
-
-// Not `DeadlineSignalling`: AsyncHTTPClient's async API stops a request (its head, and the reading of its body) only
-// when the task awaiting it is cancelled, so a call over this transport keeps its deadline in a task of its own. Its
-// delegate API can be cancelled from a timer, but a GET through it costs more instructions than that task does
-// (Benchmarks/AB.md).

@@ -98,6 +98,3 @@ public struct MetricsInterceptor: Interceptor {
     prefix.map { "\($0).\(metric)" } ?? metric
   }
 }
-
-// It waits on nothing but the rest of the chain: a call through it can keep its deadline without a task.
-extension MetricsInterceptor: DeadlineSignalling {}

@@ -119,6 +119,3 @@ struct HTTPFieldsInjector: Injector {
     fields[name] = value
   }
 }
-
-// It waits on nothing but the rest of the chain: a call through it can keep its deadline without a task.
-extension TracingInterceptor: DeadlineSignalling {}

@@ -11,14 +11,6 @@ import Tracing
 
 /// Spans and metrics for calls, with the libraries' in-memory tracer and test metrics.
 @Suite(.timeLimit(.minutes(1))) struct ObservabilityTests {
-  @Test func tracingAndMetricsWaitOnlyOnTheChainSoACallThroughThemKeepsItsDeadlineWithoutATask() {
-    let interceptors: [any Interceptor] = [
-      TracingInterceptor(tracer: InMemoryTracer()), MetricsInterceptor(factory: TestMetrics()),
-    ]
-    #expect(interceptors.allSatisfy { $0 is any DeadlineSignalling })
-    #expect(!(DeduplicationInterceptor() is any DeadlineSignalling), "a duplicate awaits the first call's work")
-  }
-
   @Test func aCallIsOneClientSpanWithAChildPerExchange() async throws {
     let tracer = InMemoryTracer()
     let transport = StubTransport(

@@ -32,8 +32,6 @@ public struct CallContext: Sendable {
   var progress: TransferReporters?
   /// Told about every exchange with the transport (each retry, each redirect hop): tracing.
   var exchangeObservers: [ExchangeObserver] = []
-  /// Fires when the call's deadline passes, for a call whose work runs in the caller's task; handed to the transport.
-  var deadlineSignal: DeadlineSignal?
 
   /// Creates a context; the client makes one per call, and tests make one to run an interceptor alone (set its
   /// attributes with `context[SomeKey.self] = value`).

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A counting semaphore for tasks: waiters are served first in, first out, and a cancelled waiter — or one whose
-/// call's deadline signal fired — leaves the queue at once with `CancellationError`.
+/// A counting semaphore for tasks: waiters are served first in, first out, and a cancelled waiter (a call's deadline
+/// cancels its task) leaves the queue at once with `CancellationError`.
 actor AsyncSemaphore {
   private var available: Int
   private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
@@ -11,10 +11,9 @@ actor AsyncSemaphore {
     available = max(permits, 1)
   }
 
-  /// Takes a permit, waiting for one until the task is cancelled or `signal` fires.
-  func acquire(endingWith signal: DeadlineSignal? = nil) async throws {
+  /// Takes a permit, waiting for one until the task is cancelled.
+  func acquire() async throws {
     try Task.checkCancellation()
-    if signal?.hasFired == true { throw CancellationError() }
     if available > 0, waiters.isEmpty {
       available -= 1
       return
@@ -24,8 +23,6 @@ actor AsyncSemaphore {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         waiters.append((id, continuation))
-        // Stays registered once the permit is granted: `cancel` then finds no waiter.
-        signal?.onFire { Task { await self.cancel(id) } }
       }
     } onCancel: {
       Task { await self.cancel(id) }

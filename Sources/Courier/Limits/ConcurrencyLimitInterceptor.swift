@@ -29,14 +29,9 @@ public struct ConcurrencyLimitInterceptor: Interceptor {
     next: Next
   ) async throws -> (HTTPResponse, BodyStream) {
     do {
-      try await semaphore.acquire(endingWith: context.deadlineSignal)
+      try await semaphore.acquire()
     } catch {
       throw CourierError(.cancelled, "The request was cancelled while waiting for a free slot", request: request)
-    }
-    // The slot may have been handed over just as the deadline passed, before the signal took the waiter out.
-    if context.deadlineSignal?.hasFired == true {
-      await semaphore.release()
-      throw CourierError(.cancelled, "The request's deadline passed while it waited for a free slot", request: request)
     }
     do {
       let result = try await next(request, body, context)
@@ -48,6 +43,3 @@ public struct ConcurrencyLimitInterceptor: Interceptor {
     }
   }
 }
-
-// A wait for a slot ends when a call's deadline signal fires: a call through it can keep its deadline without a task.
-extension ConcurrencyLimitInterceptor: DeadlineSignalling {}

@@ -15,6 +15,12 @@ enum Deadline {
     var idle: TimeInterval?
   }
 
+  /// What a call that went `idle` seconds without a byte says: the same whether the limit ended the call's work
+  /// (``run(seconds:idle:activity:timer:_:)``) or a stream's body read after the call returned (`IdleLimitedChunks`).
+  static func idleExpiry(_ idle: TimeInterval) -> String {
+    "No bytes arrived for \(idle) s, the call's idle timeout"
+  }
+
   /// When the work last received something: the start, the response head, each body chunk.
   final class Activity: Sendable {
     private let clock: any DelayClock
@@ -79,12 +85,10 @@ enum Deadline {
     return try await finish(work, expired: expired)
   }
 
-  /// Runs `operation` in the calling task with its deadline registered with `timer`, which calls `expire` when it is
-  /// not done within `seconds`; throws ``Expired`` when the deadline passed, also when `operation` finished just as it
-  /// did. It makes no task of its own: `expire` must stop what `operation` waits on — it cancels the task the work runs
-  /// in, or fires the ``DeadlineSignal`` of a call whose every stage honours one (``CallEngine/signalsDeadlines``).
-  /// Cancelling the calling task cancels the work as it would any work of that task.
-  static func kept<Result>(
+  /// Runs `operation` with its deadline registered with `timer`, which calls `expire` (cancelling the task the work
+  /// runs in) when it is not done within `seconds`; throws ``Expired`` when the deadline passed, also when `operation`
+  /// finished just as it did.
+  private static func kept<Result>(
     within seconds: TimeInterval,
     by timer: DeadlineTimer,
     onExpiry expire: @escaping @Sendable () -> Void,
@@ -126,82 +130,7 @@ enum Deadline {
       throw error
     }
   }
-
-  /// The timeout handed to a transport: the call's, rounded up to whole seconds plus one, so that an engine's own
-  /// timer (truncated below a second by libcurl) never fires before the call's deadline.
-  static func transportTimeout(for seconds: TimeInterval) -> TimeInterval {
-    guard seconds.isFinite else { return seconds }
-    return max(1, seconds.rounded(.up)) + 1
-  }
 }
-
-/// Tells a call's stages that its deadline passed, when the call's work runs in the caller's task and cannot be
-/// stopped by cancelling a task of its own.
-///
-/// A transport that honours it (``DeadlineSignalling``) registers how to stop its engine's request — the request
-/// itself and the reading of its body — with ``onFire(_:)``. Handlers stay registered for the rest of the call: once
-/// the call has ended in time, its signal never fires.
-package final class DeadlineSignal: Sendable {
-  private struct State {
-    var fired = false
-    var handlers: [@Sendable () -> Void] = []
-  }
-
-  private let state = Locked(State())
-
-  package init() {}
-
-  /// Runs `handler` when the deadline passes, or now if it already has.
-  package func onFire(_ handler: @escaping @Sendable () -> Void) {
-    let fired = state.withLock { state in
-      if !state.fired { state.handlers.append(handler) }
-      return state.fired
-    }
-    if fired { handler() }
-  }
-
-  /// Whether the deadline passed.
-  package var hasFired: Bool { state.withLock { $0.fired } }
-
-  /// Runs `operation` in a task of its own that the signal cancels, for a wait of an interceptor (a retry's delay)
-  /// that must end when the deadline passes although the caller's task is not cancelled. Without a signal it runs in
-  /// the calling task. A wait off the happy path only: the task is what the signal spares a call.
-  package static func cancelling<Result: Sendable>(
-    with signal: DeadlineSignal?,
-    _ operation: @escaping @Sendable () async throws -> Result
-  ) async throws -> Result {
-    guard let signal else { return try await operation() }
-    let work = Task { try await operation() }
-    signal.onFire { work.cancel() }
-    return try await withTaskCancellationHandler {
-      try await work.value
-    } onCancel: {
-      work.cancel()
-    }
-  }
-
-  /// The deadline passed: runs every handler registered, once.
-  func fire() {
-    let handlers = state.withLock { state in
-      state.fired = true
-      defer { state.handlers = [] }
-      return state.handlers
-    }
-    for handler in handlers { handler() }
-  }
-}
-
-/// A stage of a call that never holds the call past its ``DeadlineSignal``, so that a call whose every stage is one
-/// runs in the caller's task, without a task of its own for its deadline:
-/// - a transport stops its engine's request when the signal fires (``TransportOptions/deadlineSignal``). The signal
-///   is set only for a request whose body is in memory or absent; the transport registers its handler no later than
-///   when its engine's request starts (a handler that runs before the request exists must keep it from starting),
-///   and the handler must end both the wait for the head and the reading of the body with an error;
-/// - an interceptor waits on nothing but the rest of the chain and the bodies it hands on (logging, metrics,
-///   tracing), or ends each wait of its own when the signal fires (`CallContext.deadlineSignal`): a retry's delay
-///   (`DeadlineSignal.cancelling(with:_:)`), a free slot of a concurrency limit. An interceptor that awaits code of
-///   the app's (a token provider, a cache store) does not conform: that code would run on past the deadline.
-package protocol DeadlineSignalling {}
 
 /// A failure after the response head arrived, carrying the head out of the deadline's work.
 struct FailureAfterHead: Error {

@@ -15,10 +15,8 @@ import HTTPTypes
 //    `finished` event goes out, the minimum duration is kept.
 // 2. `Pipeline+Request.swift`: the `HTTPRequest` and body the endpoint describes — base URL and path joined
 //    (`RequestTarget`), query encoded, default, provided and endpoint headers, body encoded.
-// 3. `Pipeline+Deadline.swift`: one deadline (and idle limit) over everything that follows, kept by the client's
-//    `DeadlineTimer`: it cancels a task the work runs in or, when the transport and every interceptor honour it
-//    (`DeadlineSignalling`), fires a `DeadlineSignal` that stops the transport's request, the work then running in the
-//    caller's task.
+// 3. `Pipeline+Deadline.swift`: one deadline (and idle limit) over everything that follows: the work runs in a task
+//    of its own, which the client's `DeadlineTimer` cancels when the deadline passes.
 // 4. `Pipeline+Exchange.swift`: the configured interceptors, outermost first, then Courier's last stage — redirects
 //    (`RedirectStage`), cookies, the cleartext policy, exchange observers, events and upload progress — and the
 //    transport's `send`.
@@ -40,10 +38,6 @@ final class CallEngine: Sendable {
   let chain: InterceptorNext
   /// The deadlines of this client's calls, kept by one timer of its clock.
   let deadlines: DeadlineTimer
-  /// Whether a call's deadline can be kept without a task of its own: the transport stops its request when the
-  /// call's ``DeadlineSignal`` fires, and every interceptor waits on nothing but the rest of the chain, or ends its own
-  /// waits when the signal fires.
-  let signalsDeadlines: Bool
   /// The messages ``CourierError/userMessage`` shows for this client's failures.
   let messages: UserMessages
   private let callCounter = Locked<UInt64>(0)
@@ -64,9 +58,6 @@ final class CallEngine: Sendable {
     }
     defaultFields = fields
     defaultFieldsProblem = fields.lazy.compactMap { HTTPHeader.valueProblem($0.value, name: $0.name.rawName) }.first
-    signalsDeadlines =
-      configuration.transport is any DeadlineSignalling
-      && configuration.interceptors.allSatisfy { $0 is any DeadlineSignalling }
     chain = Self.chain(
       configuration.interceptors, transport: configuration.transport, cookies: configuration.cookies,
       cleartext: CleartextPolicy(hosts: configuration.cleartextHosts))
@@ -148,10 +139,8 @@ struct Call: Sendable {
       try Task.checkCancellation()
       let idle = context.idleTimeout
       let activity = idle.map { _ in Deadline.Activity(clock: engine.deadlines.clock) }
-      var context = self.context
-      let signal = runsInCallersTask(body: body) ? DeadlineSignal() : nil
-      context.deadlineSignal = signal
-      let work: @Sendable () async throws -> (Result, HTTPResponse, Int64?) = { [context] in
+      let context = self.context
+      let work: @Sendable () async throws -> (Result, HTTPResponse, Int64?) = {
         let (head, responseBody) = try await engine.chain(built, body, context)
         activity?.touch()
         progress?.upload?.finish(complete: false)
@@ -163,13 +152,8 @@ struct Call: Sendable {
           throw FailureAfterHead(underlying: error, response: head)
         }
       }
-      let (result, head, received) =
-        if let signal {
-          try await Deadline.kept(within: context.timeout, by: engine.deadlines, onExpiry: signal.fire, work)
-        } else {
-          try await Deadline.run(
-            seconds: context.timeout, idle: idle, activity: activity, timer: engine.deadlines, work)
-        }
+      let (result, head, received) = try await Deadline.run(
+        seconds: context.timeout, idle: idle, activity: activity, timer: engine.deadlines, work)
       response = head
       if let minimum = minimumDuration {
         try await waitForMinimumDuration(minimum)
@@ -188,16 +172,6 @@ struct Call: Sendable {
       }
       throw failure
     }
-  }
-
-  /// Whether the call's work runs in the caller's task, its deadline kept by a ``DeadlineSignal`` instead of a task
-  /// of its own: when nothing between the call and its transport can wait on anything but the transport — no
-  /// interceptor but those that wait only on the chain or end their own waits at the signal (logging, metrics,
-  /// tracing, retry, concurrency limit), no start handler, no progress, no idle timeout, a body in memory or none —
-  /// and the transport honours the signal.
-  private func runsInCallersTask(body: BodyStream?) -> Bool {
-    engine.signalsDeadlines && context.timeout.isFinite && context.idleTimeout == nil && context.progress == nil
-      && context.transportStart == nil && (body == nil || body?.bufferedData != nil)
   }
 
   /// The ``CourierError`` for what the work threw: a timeout when the deadline passed, with the response head when
@@ -226,7 +200,7 @@ struct Call: Sendable {
         .noConnection, "The device stayed offline for the request's timeout of \(context.timeout) s", request: request)
     }
     let expiry =
-      idle.map { "No bytes arrived for \($0) s, the call's idle timeout" }
+      idle.map(Deadline.idleExpiry)
       ?? "The call did not finish within its timeout of \(context.timeout) s"
     var failure =
       expired

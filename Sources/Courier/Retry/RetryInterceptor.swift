@@ -110,21 +110,18 @@ public struct RetryInterceptor: Interceptor {
       } catch {
         let failure = CourierError(transportFailure: error, request: request)
         let transient = [.timeout, .connectionLost, .noConnection].contains(failure.kind)
-        guard attempt < maxAttempts, transient, !Self.isOver(context) else { throw failure }
+        guard attempt < maxAttempts, transient, !Task.isCancelled else { throw failure }
         delay = backoff(beforeRetry: attempt, random: random())
         reason = failure.kind.description
       }
       // A delay of zero sleeps without looking at cancellation: a call that is over makes no more attempts.
-      guard !Self.isOver(context) else {
+      guard !Task.isCancelled else {
         throw CourierError(.cancelled, "The request was cancelled before its retry", request: request)
       }
       context.events.send(.retrying(callID: context.callID, attempt: attempt + 1, delay: delay, reason: reason))
       do {
-        // A call whose deadline is a signal runs in the caller's task, which the deadline does not cancel: the
-        // signal ends the delay.
-        try await DeadlineSignal.cancelling(with: context.deadlineSignal) { [clock] in
-          try await clock.sleep(seconds: delay)
-        }
+        // The call's deadline cancels the task, which ends the delay.
+        try await clock.sleep(seconds: delay)
       } catch {
         throw CourierError(.cancelled, "The request was cancelled while waiting to retry", request: request)
       }
@@ -132,13 +129,3 @@ public struct RetryInterceptor: Interceptor {
     }
   }
 }
-
-extension RetryInterceptor {
-  /// Whether the call was cancelled or its deadline passed.
-  fileprivate static func isOver(_ context: CallContext) -> Bool {
-    Task.isCancelled || context.deadlineSignal?.hasFired == true
-  }
-}
-
-// Its delay ends when a call's deadline signal fires: a call through it can keep its deadline without a task.
-extension RetryInterceptor: DeadlineSignalling {}

@@ -114,7 +114,8 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
   }
 }
 
-/// A body's chunks, each of which must arrive within `idle` seconds of asking for it (when set).
+/// A body's chunks, each of which must arrive within `idle` seconds of asking for it (when set): the idle limit of a
+/// streamed body, read after its call returned, where the call's deadline no longer watches (``Deadline``).
 struct IdleLimitedChunks {
   var base: BodyStream.AsyncIterator
   let idle: TimeInterval?
@@ -135,7 +136,7 @@ struct IdleLimitedChunks {
       group.addTask { try await box.next() }
       group.addTask { [clock] in
         try await clock.sleep(seconds: idle)
-        throw CourierError(.timeout, "No bytes arrived for \(idle) s, the call's idle timeout")
+        throw CourierError(.timeout, Deadline.idleExpiry(idle))
       }
       defer { group.cancelAll() }
       return try await group.next() ?? nil

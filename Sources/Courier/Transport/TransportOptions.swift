@@ -31,7 +31,6 @@ public struct TransportOptions: Sendable {
     deliversBodyIncrementally = context.deliversBodyIncrementally
     maxResponseBytes = context.maxResponseBytes
     idleTimeout = context.idleTimeout
-    deadlineSignal = context.deadlineSignal
   }
 
   /// The call's value for `key` (a per-call setting for a transport of your own; see ``AttributeKey``), or the key's
@@ -54,7 +53,11 @@ public struct TransportOptions: Sendable {
   /// arrive: a transport hands the body on as it arrives when one is set, rather than collecting it first.
   public package(set) var idleTimeout: TimeInterval?
 
-  /// Fires when the call's deadline passes, for a call that runs in its caller's task: set only for a transport that
-  /// honours it (``DeadlineSignalling``), and only for a request whose body is in memory or absent.
-  package var deadlineSignal: DeadlineSignal?
+  /// The timeout to give an engine's own timer, if it has one: ``timeout`` rounded up to whole seconds plus one, so
+  /// that the engine (libcurl truncates timeouts below a second) never ends a request before Courier's deadline does.
+  /// Courier keeps the deadline itself, to the millisecond, by cancelling the task the transport's `send` runs in.
+  package var engineTimeout: TimeInterval {
+    guard timeout.isFinite else { return timeout }
+    return max(1, timeout.rounded(.up)) + 1
+  }
 }

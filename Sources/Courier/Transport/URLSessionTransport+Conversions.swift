@@ -8,14 +8,13 @@ import FoundationNetworking
 
 extension URLSessionTransport {
   /// The `URLRequest` for `request`: one pass over the header fields into the dictionary URLSession takes, repeated
-  /// fields joined with `", "` (`"; "` for `Cookie`), values in ISO Latin-1 as URLSession expects them.
+  /// fields joined with `", "` (`"; "` for `Cookie`), values in ISO Latin-1 as URLSession expects them. `timeout` is
+  /// URLSession's own (``TransportOptions/engineTimeout``).
   package static func urlRequest(for request: HTTPRequest, timeout: TimeInterval) -> URLRequest? {
     guard let url = request.url else { return nil }
     var urlRequest = URLRequest(url: url)
     // Set on its own: FoundationNetworking ignores the initializer's `timeoutInterval`.
-    // Courier keeps the call's deadline to the millisecond; libcurl's own idle timer, truncated below a second, gets
-    // a margin so that it never fires first.
-    urlRequest.timeoutInterval = Deadline.transportTimeout(for: timeout)
+    urlRequest.timeoutInterval = timeout
     if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
     // Cookies are Courier's (``CookieJar``); a session passed in by the app must not add its own.
     urlRequest.httpShouldHandleCookies = false

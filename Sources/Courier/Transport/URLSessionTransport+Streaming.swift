@@ -148,7 +148,7 @@ final class StreamingTaskDelegate: Sendable {
   }
 
   /// Starts `task` and waits for the response head (with a body collected whole, for the whole response);
-  /// cancelling the calling task cancels `task` (so does the call's deadline signal, through ``cancel()``).
+  /// cancelling the calling task cancels `task`.
   func start(_ task: URLSessionTask) async throws -> URLResponse {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
@@ -315,8 +315,6 @@ struct StreamingCall {
   /// Whether a small body is collected whole before the caller is resumed (the caller does not read it as it
   /// arrives).
   var collectsWhole = false
-  /// The call's deadline, when it is a signal rather than a task to cancel: firing cancels the task.
-  var signal: DeadlineSignal?
 
   func run(_ urlRequest: URLRequest, body: BodyStream?) async throws -> (HTTPResponse, BodyStream) {
     var urlRequest = urlRequest
@@ -345,7 +343,6 @@ struct StreamingCall {
       request: request, progress: body?.progress, uploadLength: uploadLength, temporaryFile: temporaryFile,
       requestSent: requestSent, limit: limit, collectsUpTo: collectsWhole ? Self.wholeBodyLimit : nil)
     delegate.register(taskDelegate, for: task)
-    signal?.onFire { taskDelegate.cancel() }
     let urlResponse = try await taskDelegate.start(task)
     let response = try URLSessionTransport.head(of: urlResponse, request: request)
     let body = taskDelegate.body

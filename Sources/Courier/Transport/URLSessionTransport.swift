@@ -155,7 +155,7 @@ public final class URLSessionTransport: HTTPTransport {
   static let answersChallengesOnlyWithDelegates = false
   #endif
 
-  /// Sends the request; cancelling the calling task, or the call's deadline signal firing, cancels the URLSession
+  /// Sends the request; cancelling the calling task (the call's deadline does) cancels the URLSession
   /// task.
   ///
   /// On Linux, libcurl sends a request again on a new connection when the kept-alive connection it reused fails
@@ -203,7 +203,7 @@ public final class URLSessionTransport: HTTPTransport {
     body: BodyStream?,
     options: TransportOptions
   ) async throws -> (HTTPResponse, BodyStream) {
-    guard var urlRequest = Self.urlRequest(for: request, timeout: options.timeout) else {
+    guard var urlRequest = Self.urlRequest(for: request, timeout: options.engineTimeout) else {
       throw CourierError(.invalidURL, "The request has no usable URL", request: request)
     }
     let buffered = body.map { $0.bufferedData != nil && $0.progress == nil } ?? true
@@ -212,8 +212,7 @@ public final class URLSessionTransport: HTTPTransport {
       urlRequest.setValue("close", forHTTPHeaderField: "Connection")
       return try await StreamingCall(
         session: unrepeatable.session, delegate: unrepeatable.delegate, request: request,
-        requestSent: options.requestSent, limit: options.maxResponseBytes, collectsWhole: !incremental,
-        signal: options.deadlineSignal
+        requestSent: options.requestSent, limit: options.maxResponseBytes, collectsWhole: !incremental
       ).run(urlRequest, body: body)
     }
     let path = Self.exchangePath(
@@ -222,22 +221,21 @@ public final class URLSessionTransport: HTTPTransport {
     if let delegate, path == .delegate {
       return try await StreamingCall(
         session: session, delegate: delegate, request: request, requestSent: options.requestSent,
-        limit: options.maxResponseBytes, collectsWhole: !incremental, signal: options.deadlineSignal
+        limit: options.maxResponseBytes, collectsWhole: !incremental
       )
       .run(urlRequest, body: body)
     }
     if let body {
       urlRequest.httpBody = try await body.collect()
     }
-    let (data, urlResponse) = try await perform(urlRequest, request: request, signal: options.deadlineSignal)
+    let (data, urlResponse) = try await perform(urlRequest, request: request)
     return (try Self.head(of: urlResponse, request: request), BodyStream(data))
   }
 
-  /// Runs a data task with a completion handler; cancelling the calling task, or `signal` firing, cancels it.
+  /// Runs a data task with a completion handler; cancelling the calling task (the call's deadline does) cancels it.
   private func perform(
     _ urlRequest: URLRequest,
-    request: HTTPRequest,
-    signal: DeadlineSignal?
+    request: HTTPRequest
   ) async throws -> (Data, URLResponse) {
     let state = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
     let cancel: @Sendable () -> Void = {
@@ -247,7 +245,6 @@ public final class URLSessionTransport: HTTPTransport {
       }
       task?.cancel()
     }
-    signal?.onFire(cancel)
     do {
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
@@ -277,7 +274,3 @@ public final class URLSessionTransport: HTTPTransport {
     }
   }
 }
-
-// Every way a request goes (a data task with a completion handler, a delegate task) cancels its task when the call's
-// deadline signal fires.
-extension URLSessionTransport: DeadlineSignalling {}

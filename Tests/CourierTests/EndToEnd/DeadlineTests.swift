@@ -5,7 +5,7 @@ import Testing
 
 /// One deadline per call, over the head and the whole body, on every transport.
 ///
-/// A call's own deadline is checked on a clock the tests move (DeadlineSignalTests, DeadlineTimerTests); here, over
+/// A call's own deadline is checked on a clock the tests move (DeadlineCancellationTests, DeadlineTimerTests); here, over
 /// real sockets, the bounds forgive the time the machine stood still, up to a cap that keeps each below what the
 /// transport's own timeout would take.
 @Suite(.timeLimit(.minutes(1))) struct DeadlineTests {

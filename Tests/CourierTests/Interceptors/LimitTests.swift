@@ -56,23 +56,6 @@ import Testing
     try await third.value
     #expect(order.withLock { $0 } == [1, 3])
   }
-
-  @Test(.timeLimit(.minutes(1))) func aWaiterWhoseDeadlineSignalFiresLeavesAndThePermitGoesToTheNext() async throws {
-    let semaphore = AsyncSemaphore(permits: 1)
-    try await semaphore.acquire()
-    let signal = DeadlineSignal()
-    let signalled = Task { try await semaphore.acquire(endingWith: signal) }
-    while await semaphore.waiting < 1 { try await pause(milliseconds: 5) }
-    let next = Task { try await semaphore.acquire() }
-    while await semaphore.waiting < 2 { try await pause(milliseconds: 5) }
-    signal.fire()
-    await #expect(throws: CancellationError.self) { try await signalled.value }
-    await semaphore.release()
-    try await next.value
-    await #expect(throws: CancellationError.self, "a signal that already fired refuses at once") {
-      try await semaphore.acquire(endingWith: signal)
-    }
-  }
 }
 
 @Suite struct DeduplicationTests {

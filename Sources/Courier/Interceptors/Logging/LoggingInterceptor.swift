@@ -168,6 +168,3 @@ public struct LoggingInterceptor: Interceptor {
     return Int((Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15).rounded())
   }
 }
-
-// It waits on nothing but the rest of the chain: a call through it can keep its deadline without a task.
-extension LoggingInterceptor: DeadlineSignalling {}
