@@ -64,17 +64,24 @@ package final class BackgroundEvents: Sendable {
   private let state = Locked(State())
   /// The app's handler: UIKit gives it to main-actor code and expects it called there.
   @MainActor private var handler: (() -> Void)?
+  /// Counts the handlers handed over, so that a handler is called only by the wait it belongs to.
+  @MainActor private var generation: UInt64 = 0
 
   package init() {}
 
   /// Keeps the app's handler, to call once the events are delivered and recorded.
-  @MainActor package func waitForEvents(then handler: @escaping @MainActor () -> Void) {
+  @MainActor package func waitForEvents(then handler: @escaping () -> Void) {
+    // A handler handed over before the last one was called: the last one goes now, rather than never.
+    let previous = self.handler
     self.handler = handler
+    generation &+= 1
+    previous?()
     if state.withLock({ state in
       state.waiting = true
       return state.fires()
     }) {
-      fire()
+      self.handler = nil
+      handler()
     }
   }
 
@@ -112,6 +119,11 @@ package final class BackgroundEvents: Sendable {
   }
 }
 
+extension BackgroundEvents {
+  /// The handlers handed over so far (for tests).
+  @MainActor var handedOver: UInt64 { generation }
+}
+
 /// The transport of the client a handoff goes through: the client's interceptors and stages run as for any call (a
 /// fresh token, cookies, default headers), and the request they leave is given to the uploader instead of being sent.
 /// It answers `202 Accepted` carrying ``header`` at once; the item's own answer comes later, from the upload.
@@ -123,6 +135,8 @@ struct HandoffTransport: HTTPTransport {
   /// Records the handoff before the upload starts, so that a crash between the two never sends the item twice at
   /// once: a handoff whose upload the system does not hold is undone at the next start.
   let markHandedOff: @Sendable (OutboxItem.ID) async throws -> Void
+  /// Undoes ``markHandedOff`` when the upload could not start.
+  let unmarkHandedOff: @Sendable (OutboxItem.ID, Int) async throws -> Void
 
   func send(
     _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
@@ -135,7 +149,13 @@ struct HandoffTransport: HTTPTransport {
     var request = request
     request.headerFields[Self.header] = nil
     try await markHandedOff(item)
-    try await uploader.upload(request, fromFile: file, item: item, attempt: attempt)
+    do {
+      try await uploader.upload(request, fromFile: file, item: item, attempt: attempt)
+    } catch {
+      // No upload holds it: the attempt fails as any would, and is recorded.
+      try? await unmarkHandedOff(item, attempt)
+      throw error
+    }
     return (HTTPResponse(status: .accepted, headerFields: [Self.header: "handed-off"]), BodyStream())
   }
 }
@@ -161,9 +181,11 @@ extension Outbox {
   package func useBackgroundUploader(_ uploader: any BackgroundUploader) {
     backgroundUploader = uploader
     var configuration = client.configuration
-    configuration.transport = HandoffTransport(uploader: uploader) { [store, clock = self.configuration.clock] id in
-      try await store.markHandedOff(id, at: clock.now)
-    }
+    configuration.transport = HandoffTransport(
+      uploader: uploader,
+      markHandedOff: { [store, clock = self.configuration.clock] id in try await store.markHandedOff(id, at: clock.now)
+      },
+      unmarkHandedOff: { [store] id, attempt in try await store.clearHandoff(id, attempt: attempt) })
     handoffClient = APIClient(configuration: configuration)
   }
 
@@ -171,11 +193,19 @@ extension Outbox {
   /// an item that is not handed off (recorded already, or sent again meanwhile), for another of its attempts, or one
   /// being recorded already is dropped: it was for the same key.
   package func backgroundUploadFinished(_ id: OutboxItem.ID, attempt: Int, _ outcome: BackgroundUploadOutcome) async {
-    guard settlingHandoffs.insert(id).inserted else { return }
-    defer { settlingHandoffs.remove(id) }
-    guard let (item, bodyFile) = try? await store.handedOffItems().first(where: { $0.item.id == id }),
-      item.attempts == attempt
-    else { return }
+    let tag = BackgroundTaskTag.description(for: id, attempt: attempt)
+    guard settlingHandoffs.insert(tag).inserted else { return }
+    defer { settlingHandoffs.remove(tag) }
+    let handedOff: [(item: OutboxItem, bodyFile: String?)]
+    do {
+      handedOff = try await store.handedOffItems()
+    } catch {
+      // The store cannot be read: the item is sent again, with its key, rather than its lane waiting.
+      try? await store.clearHandoff(id, attempt: attempt)
+      wakeUp()
+      return
+    }
+    guard let (item, bodyFile) = handedOff.first(where: { $0.item.id == id }), item.attempts == attempt else { return }
     switch outcome {
     case .answered(let head, let body):
       let response = RecordedResponse(status: head.status, headerFields: head.headerFields, body: body)
@@ -190,10 +220,8 @@ extension Outbox {
       await settle(item, decision: DeliveryDecision.decide(failure: error), response: nil)
     }
     // The outcome could not be recorded: the item is sent again, with its key, rather than its lane waiting for an
-    // outcome that came already.
-    if (try? await store.handedOffItems())?.contains(where: { $0.item.id == id }) == true {
-      try? await store.clearHandoff([id])
-    }
+    // outcome that came already. Only this attempt's handoff: the item may have been handed off again meanwhile.
+    try? await store.clearHandoff(id, attempt: attempt)
     wakeUp()
   }
 
@@ -202,8 +230,9 @@ extension Outbox {
   func reconcileHandoffs() async {
     guard let handedOff = try? await store.handedOffItems(), !handedOff.isEmpty else { return }
     let alive = await backgroundUploader?.itemsInFlight() ?? []
-    let gone = handedOff.map(\.item.id).filter { !alive.contains($0) }
-    if !gone.isEmpty { try? await store.clearHandoff(gone) }
+    for (item, _) in handedOff where !alive.contains(item.id) {
+      try? await store.clearHandoff(item.id, attempt: item.attempts)
+    }
   }
 }
 
@@ -225,7 +254,7 @@ extension Outbox {
   /// then calls `completionHandler` on the main actor, after which the system may suspend the app.
   @MainActor
   public func handleEventsForBackgroundURLSession(
-    _ identifier: String, completionHandler: @escaping @MainActor () -> Void
+    _ identifier: String, completionHandler: @escaping () -> Void
   ) -> Bool {
     guard Self.hasBackgroundSessions, identifier == configuration.backgroundSessionIdentifier, bodyFiles != nil
     else { return false }

@@ -75,7 +75,9 @@ final class URLSessionBackgroundUploader: NSObject, BackgroundUploader, URLSessi
     let outcome: BackgroundUploadOutcome
     if let error {
       outcome = .failed(CourierError(transportFailure: error, request: nil))
-    } else if Int64(body.count) != task.countOfBytesReceived {
+    } else if let response = task.response as? HTTPURLResponse,
+      response.value(forHTTPHeaderField: "Content-Encoding") == nil, Int64(body.count) < task.countOfBytesReceived
+    {
       // The app was ended while the answer came in: part of it is lost. Sent again with its key, the server answers
       // with the whole stored answer.
       outcome = .failed(

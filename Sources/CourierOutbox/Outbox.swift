@@ -33,8 +33,8 @@ public actor Outbox {
   var handoffClient: APIClient?
   /// The app's handler for a background session's events, called once their outcomes are recorded.
   let backgroundEvents = BackgroundEvents()
-  /// Items whose background upload's outcome is being recorded now.
-  var settlingHandoffs: Set<OutboxItem.ID> = []
+  /// The background uploads (``BackgroundTaskTag``) whose outcome is being recorded now.
+  var settlingHandoffs: Set<String> = []
   var subscribers: [UUID: AsyncStream<OutboxEvent>.Continuation] = [:]
   /// The lanes with an attempt in flight.
   var busyLanes: Set<String> = []

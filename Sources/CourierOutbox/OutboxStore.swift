@@ -142,8 +142,9 @@ package protocol OutboxStore: Sendable {
   func markHandedOff(_ id: OutboxItem.ID, at date: Date) async throws
   /// The items handed to background uploads, with the names of their body files.
   func handedOffItems() async throws -> [(item: OutboxItem, bodyFile: String?)]
-  /// Ends the handoff of `ids` without an outcome (their uploads are gone): they are sent again, with their keys.
-  func clearHandoff(_ ids: [OutboxItem.ID]) async throws
+  /// Ends the handoff of `id`'s attempt `attempt` without an outcome (its upload is gone): it is sent again, with its
+  /// key. A later attempt's handoff is left as it is.
+  func clearHandoff(_ id: OutboxItem.ID, attempt: Int) async throws
 }
 
 /// An item marked sending, with its request.

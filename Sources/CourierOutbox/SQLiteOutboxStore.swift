@@ -447,12 +447,11 @@ package final class SQLiteOutboxStore: OutboxStore {
     }
   }
 
-  package func clearHandoff(_ ids: [OutboxItem.ID]) async throws {
+  package func clearHandoff(_ id: OutboxItem.ID, attempt: Int) async throws {
     try await write { db in
-      for id in ids {
-        try db.execute(
-          sql: "UPDATE courier_outbox_item SET handed_off_at = NULL WHERE id = ?", arguments: [id.rawValue])
-      }
+      try db.execute(
+        sql: "UPDATE courier_outbox_item SET handed_off_at = NULL WHERE id = ? AND attempts = ? AND state = 'sending'",
+        arguments: [id.rawValue, attempt])
     }
   }
 

@@ -227,6 +227,24 @@ final class RecordingUploader: BackgroundUploader {
     #expect(calls == 2)
   }
 
+  /// What an app delegate does: hands over the `() -> Void` UIKit gave it, a value, not a closure literal.
+  @MainActor
+  static func forward(_ events: BackgroundEvents, _ handler: @escaping () -> Void) {
+    events.waitForEvents(then: handler)
+  }
+
+  @MainActor
+  @Test func aHandlerHandedOverBeforeTheLastOneWasCalledLetsTheLastOneGo() {
+    let events = BackgroundEvents()
+    var calls: [String] = []
+    let first: () -> Void = { calls.append("first") }
+    Self.forward(events, first)
+    #expect(calls.isEmpty)
+    Self.forward(events) { calls.append("second") }
+    #expect(calls == ["first"], "never left uncalled")
+    #expect(events.handedOver == 2)
+  }
+
   @Test func aTaskNamesItsItemAndOtherTasksNameNone() {
     let id = OutboxItem.ID(rawValue: 42)
     #expect(BackgroundTaskTag.description(for: id, attempt: 3) == "courier-outbox/42/3")
@@ -248,7 +266,8 @@ final class RecordingUploader: BackgroundUploader {
     configuration.backgroundSessionIdentifier = "com.example.outbox"
     let outbox = try Outbox(
       client: APIClient.testing(baseURL: base, transport: StubTransport()), path: path, configuration: configuration)
-    #expect(!outbox.handleEventsForBackgroundURLSession("another.session") {})
+    let handler: () -> Void = {}
+    #expect(!outbox.handleEventsForBackgroundURLSession("another.session", completionHandler: handler))
     #expect(!outbox.handleEventsForBackgroundURLSession("com.example.outbox") {})
   }
   #endif
