@@ -14,28 +14,28 @@ MUTANTS = [
     },
     {
         "name": "deadline ignored by the timer (due deadlines never expire)",
-        "file": "Sources/Courier/Pipeline/Pipeline+Deadline.swift",
+        "file": "Sources/Courier/Pipeline/DeadlineTimer.swift",
         "old": "for entry in due.sorted(by: { $0.due < $1.due }) { entry.expire?() }",
         "new": "_ = due",
         "tests": "DeadlineTimerTests|DeadlineCancellationTests",
     },
     {
         "name": "deadline fired 5 s late",
-        "file": "Sources/Courier/Pipeline/Pipeline+Deadline.swift",
+        "file": "Sources/Courier/Pipeline/DeadlineTimer.swift",
         "old": "let due = now + min(max(timeout, 0), 1e9)",
         "new": "let due = now + min(max(timeout, 0), 1e9) + 5",
         "tests": "DeadlineTimerTests|DeadlineCancellationTests|URLSessionDeadlineTests|CourierTests.DeadlineTests",
     },
     {
         "name": "deadline fired 2 ms early",
-        "file": "Sources/Courier/Pipeline/Pipeline+Deadline.swift",
+        "file": "Sources/Courier/Pipeline/DeadlineTimer.swift",
         "old": "let due = now + min(max(timeout, 0), 1e9)",
         "new": "let due = now + min(max(timeout, 0), 1e9) - 0.002",
         "tests": "DeadlineTimerTests|DeadlineCancellationTests",
     },
     {
         "name": "the shared pool blocked for 2 s once a short call's head arrived",
-        "file": "Sources/Courier/Pipeline/Pipeline.swift",
+        "file": "Sources/Courier/Pipeline/Call.swift",
         "old": "        activity?.touch()\n",
         "new": "        activity?.touch()\n        if context.timeout <= 1 {\n"
         "          for _ in 0..<(2 * ProcessInfo.processInfo.activeProcessorCount) { Task.detached { usleep(2_000_000) } }\n"
@@ -58,7 +58,7 @@ MUTANTS = [
     },
     {
         "name": "credentials kept across a cross-origin redirect",
-        "file": "Sources/Courier/Pipeline/Pipeline+Exchange.swift",
+        "file": "Sources/Courier/Redirects/RedirectStage.swift",
         "old": "for name in Self.credentialFields { next.headerFields[name] = nil }",
         "new": "_ = Self.credentialFields",
         "tests": "Redirect",

@@ -15,7 +15,7 @@ import HTTPTypes
 public final class APIClient: Sendable {
   /// The configuration the client was made with.
   public let configuration: Configuration
-  /// What the client made of its configuration for its calls (see `Pipeline/Pipeline.swift`).
+  /// What the client made of its configuration for its calls (see the walk-through in `Pipeline/CallEngine.swift`).
   let engine: CallEngine
 
   /// Creates a client with a full configuration.
