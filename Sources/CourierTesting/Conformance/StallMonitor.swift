@@ -32,8 +32,12 @@ package final class StallMonitor: Sendable {
   package init() {
     let state = self.state
     let interval = Self.interval
+    // The thread takes its first reading before the timed step begins: a thread that started late (a busy machine
+    // starts threads late) would otherwise miss a stall at the start of the step.
+    let started = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
       var last = Uptime.now
+      started.signal()
       while state.withLock({ $0.running }) {
         usleep(UInt32(interval * 1e6))
         let now = Uptime.now
@@ -42,6 +46,7 @@ package final class StallMonitor: Sendable {
         last = now
       }
     }
+    started.wait()
     poolProbe = Task {
       var last = Uptime.now
       while true {
