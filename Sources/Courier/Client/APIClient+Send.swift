@@ -12,14 +12,7 @@ extension APIClient {
   }
 
   func send<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> APIResponse<Value> {
-    try await engine.perform(endpoint, progress: progress, incremental: false) { call, request, response, body in
-      let data = try await call.collect(body)
-      let value = try call.engine.decode(endpoint, request: request, response: response, data: data)
-      let result = APIResponse(
-        value: value, data: data, response: response, request: request, cacheStatus: CacheStatus(response),
-        redirects: call.context.events.redirects)
-      return (result, Int64(data.count))
-    }
+    try await engine.perform(endpoint, progress: progress, .response(endpoint))
   }
 
   /// Sends `endpoint` and returns only the decoded value.
@@ -27,11 +20,7 @@ extension APIClient {
   /// The same call as ``send(_:)``, without making the ``APIResponse``.
   @discardableResult
   public func value<Value>(_ endpoint: Endpoint<Value>) async throws -> Value {
-    try await engine.perform(endpoint, progress: TransferReporters(endpoint), incremental: false) {
-      call, request, response, body in
-      let data = try await call.collect(body)
-      return (try call.engine.decode(endpoint, request: request, response: response, data: data), Int64(data.count))
-    }
+    try await engine.perform(endpoint, progress: TransferReporters(endpoint), .value(endpoint))
   }
 
   /// Sends a value of an ``EndpointConvertible`` type, decoding the body as `type`.

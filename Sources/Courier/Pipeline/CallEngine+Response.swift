@@ -2,7 +2,57 @@ import Foundation
 import HTTPTypes
 
 // Step 6 of a call (see the walk-through in CallEngine.swift): the response made into the front-end's
-// result — the body collected up to the limit, the status checked, the value decoded, or the error.
+// result — the body collected up to the limit, the status checked, the value decoded, or the error. A front-end picks
+// one of the stages below when it starts the call; the call runs it last.
+
+/// What a call makes of its response, chosen by the front-end when the call starts, run by ``Call/run(_:)`` last: it
+/// returns the call's result and the body bytes it read (`nil` when it leaves the body to the caller).
+struct ResponseStage<Result: Sendable>: Sendable {
+  /// Whether the caller reads the body as it arrives (which is then not limited).
+  let incremental: Bool
+  let read: @Sendable (Call, HTTPRequest, HTTPResponse, BodyStream) async throws -> (Result, Int64?)
+
+  /// `send`: the body collected and decoded, with the response around it.
+  static func response<Value>(_ endpoint: Endpoint<Value>) -> ResponseStage
+  where Result == APIResponse<Value> {
+    ResponseStage(incremental: false) { call, request, response, body in
+      let data = try await call.collect(body)
+      let value = try call.engine.decode(endpoint, request: request, response: response, data: data)
+      let result = APIResponse(
+        value: value, data: data, response: response, request: request, cacheStatus: CacheStatus(response),
+        redirects: call.context.events.redirects)
+      return (result, Int64(data.count))
+    }
+  }
+
+  /// `stream`: the status checked, the body handed on as it arrives, its errors typed and its idle limit kept.
+  static func stream<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) -> ResponseStage
+  where Result == StreamedResponse {
+    ResponseStage(incremental: true) { call, request, response, body in
+      guard endpoint.accepts(response.status) else {
+        let data = try? await body.collect(upTo: 1 << 20)
+        throw call.engine.unacceptable(endpoint, request: request, response: response, data: data ?? Data())
+      }
+      let chunks = ErrorTypedBody(
+        base: body, request: request, response: response, progress: progress, idle: call.context.idleTimeout,
+        clock: call.engine.deadlines.clock)
+      let stream = StreamedResponse(
+        value: BodyStream(chunks, length: body.length, isRepeatable: body.isRepeatable), data: Data(),
+        response: response, request: request, redirects: call.context.events.redirects)
+      return (stream, nil)
+    }
+  }
+}
+
+extension ResponseStage where Result: Decodable {
+  /// `value`: the body collected and decoded.
+  static func value(_ endpoint: Endpoint<Result>) -> ResponseStage {
+    ResponseStage(incremental: false) { call, request, response, body in
+      let data = try await call.collect(body)
+      return (try call.engine.decode(endpoint, request: request, response: response, data: data), Int64(data.count))
+    }
+  }
+}
 
 extension Call {
   /// The whole of a body the caller does not stream, up to the call's limit; download progress ends with it.

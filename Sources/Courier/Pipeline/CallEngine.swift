@@ -5,8 +5,8 @@ import HTTPTypes
 //
 // Every call enters from its front-end — `send` and `value` (and their `EndpointConvertible` forms, which make an
 // `Endpoint` first) in `Client/APIClient+Send.swift`, `stream` in `Transfer/APIClient+Stream.swift`, which `download`
-// and `events` use — through one entry, `CallEngine.perform(_:progress:incremental:read:)`, and then runs through
-// these files, in this order, each calling only forward:
+// and `events` use — through one entry, `CallEngine.perform(_:progress:_:)`, with the response stage they chose
+// (`ResponseStage`, step 6), and then runs through these files, in this order, each calling only forward:
 //
 // 1. `CallEngine.swift` (this file): what an `APIClient` made of its configuration once; `perform` makes the `Call`.
 // 2. `Call.swift`: one call's state in typed fields — its context (timeout, call ID, events, and the limit, idle
@@ -21,9 +21,10 @@ import HTTPTypes
 // 5. `CallEngine+Exchange.swift`: the configured interceptors, outermost first, then Courier's last stage — redirects
 //    (`Redirects/RedirectStage.swift`), cookies, the cleartext policy (`CleartextPolicy.swift`), exchange observers,
 //    events and upload progress, the moment the request went out (`SentSignal.swift`) — and the transport's `send`.
-// 6. `CallEngine+Response.swift`: the response handed to the front-end's `read` — the body collected up to the
-//    limit, the status checked, the value decoded with the endpoint's decoder (`ResponseDecoding.swift`) or the error
-//    made, with the server's error body.
+// 6. `CallEngine+Response.swift`: the response stage the front-end chose — the body collected up to the limit, the
+//    status checked, the value decoded with the endpoint's decoder (`ResponseDecoding.swift`) or the error made, with
+//    the server's error body; or, for a stream, the body handed on as it arrives (`Transfer/APIClient+Stream.swift`'s
+//    `ErrorTypedBody`).
 //
 // A call never reaches back into its `APIClient`: everything it needs is in its `CallEngine` and its context.
 
@@ -65,17 +66,15 @@ final class CallEngine: Sendable {
       cleartext: CleartextPolicy(hosts: configuration.cleartextHosts))
   }
 
-  /// The one entry of every call: makes the ``Call`` for `endpoint` and runs it, handing the response to `read`, which
-  /// returns the call's result and the body bytes it read (`nil` when it leaves the body to the caller).
-  /// `incremental` when the caller reads the body as it arrives (which is then not limited).
+  /// The one entry of every call: makes the ``Call`` for `endpoint` and runs it, its response made into the result by
+  /// `stage` (step 6).
   func perform<Value, Result: Sendable>(
     _ endpoint: Endpoint<Value>,
     progress: TransferReporters?,
-    incremental: Bool,
-    read: @escaping @Sendable (Call, HTTPRequest, HTTPResponse, BodyStream) async throws -> (Result, Int64?)
+    _ stage: ResponseStage<Result>
   ) async throws -> Result {
-    let call = Call(engine: self, endpoint: endpoint, progress: progress, incremental: incremental)
-    return try await call.run { request, response, body in try await read(call, request, response, body) }
+    let call = Call(engine: self, endpoint: endpoint, progress: progress, incremental: stage.incremental)
+    return try await call.run { request, response, body in try await stage.read(call, request, response, body) }
   }
 
   /// A new call's ID.

@@ -57,19 +57,7 @@ extension APIClient {
 
   /// ``stream(_:)`` with the progress reporters chosen by the caller.
   func openStream<Value>(_ endpoint: Endpoint<Value>, progress: TransferReporters?) async throws -> StreamedResponse {
-    try await engine.perform(endpoint, progress: progress, incremental: true) { call, request, response, body in
-      guard endpoint.accepts(response.status) else {
-        let data = try? await body.collect(upTo: 1 << 20)
-        throw call.engine.unacceptable(endpoint, request: request, response: response, data: data ?? Data())
-      }
-      let chunks = ErrorTypedBody(
-        base: body, request: request, response: response, progress: progress, idle: call.context.idleTimeout,
-        clock: call.engine.deadlines.clock)
-      let stream = StreamedResponse(
-        value: BodyStream(chunks, length: body.length, isRepeatable: body.isRepeatable), data: Data(),
-        response: response, request: request, redirects: call.context.events.redirects)
-      return (stream, nil)
-    }
+    try await engine.perform(endpoint, progress: progress, .stream(endpoint, progress: progress))
   }
 }
 
