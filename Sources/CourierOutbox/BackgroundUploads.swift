@@ -64,8 +64,6 @@ package final class BackgroundEvents: Sendable {
   private let state = Locked(State())
   /// The app's handler: UIKit gives it to main-actor code and expects it called there.
   @MainActor private var handler: (() -> Void)?
-  /// Counts the handlers handed over, so that a handler is called only by the wait it belongs to.
-  @MainActor private var generation: UInt64 = 0
 
   package init() {}
 
@@ -74,7 +72,6 @@ package final class BackgroundEvents: Sendable {
     // A handler handed over before the last one was called: the last one goes now, rather than never.
     let previous = self.handler
     self.handler = handler
-    generation &+= 1
     previous?()
     if state.withLock({ state in
       state.waiting = true
@@ -117,11 +114,6 @@ package final class BackgroundEvents: Sendable {
       handler?()
     }
   }
-}
-
-extension BackgroundEvents {
-  /// The handlers handed over so far (for tests).
-  @MainActor var handedOver: UInt64 { generation }
 }
 
 /// The transport of the client a handoff goes through: the client's interceptors and stages run as for any call (a

@@ -132,12 +132,12 @@ import Testing
     try await outbox.pause(lane: "c")
     network.set(online: true)
     await outbox.drain()
-    try await waitUntil { try await outbox.items(in: [.deadLetter]).count == 1 }
+    try await waitUntil("a dead letter") { try await outbox.items(in: [.deadLetter]).count == 1 }
     #expect(files(path).count == 2, "a dead letter keeps its body for a requeue; a paused item keeps its own")
 
     transport.add(.put("/a").reply(.status(.created)))
     try await outbox.requeue(rejected)
-    try await waitUntil { try await outbox.items(in: [.delivered]).count == 1 }
+    try await waitUntil("a delivery") { try await outbox.items(in: [.delivered]).count == 1 }
     #expect(transport.requests.last?.body == payload(5000), "the dead letter's body, sent again from its file")
     #expect(files(path).count == 1)
   }
@@ -157,7 +157,7 @@ import Testing
     #expect(try await outbox.items().first?.bodyLength == 6000)
     network.set(online: true)
     await outbox.drain()
-    try await waitUntil { try await outbox.items(in: [.deadLetter]).count == 1 }
+    try await waitUntil("a dead letter") { try await outbox.items(in: [.deadLetter]).count == 1 }
     #expect(transport.requests.first?.body == payload(6000, marker: "second"))
     try await outbox.discard(id)
     #expect(files(path).isEmpty)
@@ -200,17 +200,5 @@ import Testing
       mutating func next() async throws -> Data? { rest.isEmpty ? nil : rest.removeFirst() }
     }
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(rest: chunks) }
-  }
-
-  /// Polls `condition` until it holds (10 s at most, a failure then).
-  func waitUntil(_ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while try await !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("the condition never held")
-        return
-      }
-      try await Task.sleep(for: .milliseconds(5))
-    }
   }
 }

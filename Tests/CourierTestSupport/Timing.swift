@@ -35,6 +35,17 @@ public func waitUntil(
   }
 }
 
+/// ``waitUntil(_:within:_:)`` for a condition that awaits (a store's read, an actor's state).
+public func waitUntil(
+  _ what: String, within seconds: TimeInterval = 20, _ condition: () async throws -> Bool
+) async throws {
+  let stopwatch = Stopwatch()
+  while try await !condition() {
+    guard stopwatch.elapsed < seconds else { throw WaitTimedOut(what: what, seconds: seconds) }
+    try await pause(milliseconds: 5)
+  }
+}
+
 /// A condition that ``waitUntil(_:within:_:)`` waited for did not come.
 public struct WaitTimedOut: Error, CustomStringConvertible {
   /// What was waited for.
