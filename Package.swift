@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "CourierObservability", targets: ["CourierObservability"]),
     .library(name: "CourierOpenAPI", targets: ["CourierOpenAPI"]),
     .library(name: "CourierOutbox", targets: ["CourierOutbox"]),
+    .library(name: "CourierOutboxPostgres", targets: ["CourierOutboxPostgres"]),
     .library(name: "CourierDemoServer", targets: ["CourierDemoServer"]),
     .executable(name: "courier-demo", targets: ["courier-demo"]),
   ],
@@ -40,6 +41,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
@@ -146,6 +148,20 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    // The outbox's store on PostgreSQL, for server fleets: several workers, each item applied once.
+    .target(
+      name: "CourierOutboxPostgres",
+      dependencies: [
+        "Courier",
+        "CourierOutbox",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
       swiftSettings: swiftSettings
     ),
@@ -348,6 +364,27 @@ let package = Package(
       dependencies: [
         "Courier", "CourierOutbox", "CourierTesting", "CourierTestSupport", "CourierOutboxCrashWorker",
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    // A delivery worker of a fleet sharing one PostgreSQL outbox, for CourierOutboxPostgresTests' process tests.
+    .executableTarget(
+      name: "CourierOutboxPostgresWorker",
+      dependencies: [
+        "Courier", "CourierOutbox", "CourierOutboxPostgres", "CourierAsyncHTTPClient",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+      ],
+      path: "Tests/CourierOutboxPostgresWorker",
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "CourierOutboxPostgresTests",
+      dependencies: [
+        "Courier", "CourierOutbox", "CourierOutboxPostgres", "CourierTesting", "CourierTestSupport",
+        "CourierAsyncHTTPClient", "CourierOutboxPostgresWorker",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       swiftSettings: swiftSettings

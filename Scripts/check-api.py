@@ -24,7 +24,7 @@ import tempfile
 
 LIBRARIES = ["Courier", "CourierAsyncHTTPClient", "CourierStyles", "CourierTesting", "CourierObservability",
              "CourierOpenAPI", "CourierCombine", "CourierSQLiteCache", "CourierOutbox",
-             "CourierDemoServer"]
+             "CourierOutboxPostgres", "CourierDemoServer"]
 
 
 def load_checker(root):

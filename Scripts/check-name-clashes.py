@@ -3,7 +3,7 @@
 declares, so that a file importing both would find the name ambiguous.
 
 Reads the symbol graphs of a debug build (`swift build` first): Courier's products against swift-openapi-runtime,
-swift-http-types, AsyncHTTPClient, Hummingbird, Foundation (Linux's, the closest this machine has to Apple's),
+swift-http-types, AsyncHTTPClient, Hummingbird, PostgresNIO, Foundation (Linux's, the closest this machine has to Apple's),
 OpenCombine (which mirrors Combine's names) and Swift Testing; and against APPLE_NAMES, a reviewed list of the public
 names of Combine, SwiftUI (which re-exports Combine), SwiftData and Observation that an app file imports beside
 Courier — those frameworks do not exist here. Exits 1 when a clash is found, 0 when none, 2 on a setup error.
@@ -19,9 +19,9 @@ import sys
 import tempfile
 
 OURS = ["Courier", "CourierStyles", "CourierTesting", "CourierAsyncHTTPClient", "CourierObservability",
-        "CourierOpenAPI", "CourierCombine", "CourierSQLiteCache", "CourierOutbox"]
+        "CourierOpenAPI", "CourierCombine", "CourierSQLiteCache", "CourierOutbox", "CourierOutboxPostgres"]
 THEIRS = ["OpenAPIRuntime", "HTTPTypes", "HTTPTypesFoundation", "AsyncHTTPClient", "Hummingbird", "HummingbirdCore",
-          "Foundation", "FoundationEssentials", "FoundationNetworking", "OpenCombine", "Testing"]
+          "PostgresNIO", "Foundation", "FoundationEssentials", "FoundationNetworking", "OpenCombine", "Testing"]
 # Top-level public names of Apple frameworks that are not on this machine, read from their documentation's indexes;
 # reviewed by hand, and extended when a framework adds a name a networking library might also choose.
 APPLE_NAMES = {

@@ -20,7 +20,12 @@ extension Outbox {
     let watcher = Task { [weak self, monitor = configuration.monitor] in
       for await _ in monitor.onlineChanges() { await self?.wakeUp() }
     }
-    defer { watcher.cancel() }
+    // Other workers of a shared store: their enqueues and the lanes they give back wake this one too.
+    let others = store.watch { [weak self] in Task { await self?.wakeUp() } }
+    defer {
+      watcher.cancel()
+      others?.cancel()
+    }
     var wakeIterator = wakes.makeAsyncIterator()
     while !Task.isCancelled {
       passes += 1
@@ -188,6 +193,7 @@ extension Outbox {
         break
       }
     }
+    await store.releaseLane(lane)
     busyLanes.remove(lane)
     wakeUp()
   }

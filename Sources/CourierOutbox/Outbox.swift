@@ -20,9 +20,9 @@ import HTTPTypes
 /// the lane paused (401); or a dead letter (any other 4xx, 422 among them), kept with the answer. An item found
 /// "sending" after a restart is sent again with the same key. See <doc:OfflineWrites>.
 public actor Outbox {
-  let client: APIClient
-  let store: any OutboxStore
-  let configuration: Configuration
+  package nonisolated let client: APIClient
+  package nonisolated let store: any OutboxStore
+  package nonisolated let configuration: Configuration
   /// Where bodies above ``Configuration/fileBodyThreshold`` are kept; `nil` when the database is not a file.
   let bodyFiles: BodyFiles?
   /// The keys of items whose body file is written but whose row has not committed yet: a sweep leaves them.
@@ -183,16 +183,25 @@ public actor Outbox {
     bindings: [OutboxBinding] = [], kind: Kind = Kind("request"), constraints: OutboxConstraints = .none,
     in db: Database
   ) throws -> OutboxItem.ID {
+    let item = try newItem(
+      endpoint, lane: lane, after: after, bindings: bindings, kind: kind, constraints: constraints)
+    return try SQLiteOutboxStore.insert(item, in: db)
+  }
+
+  /// What an enqueue within the app's own transaction writes: `endpoint`'s request with its body in memory.
+  package nonisolated func newItem<Value>(
+    _ endpoint: Endpoint<Value>, lane: String, after: OutboxItem.ID?, bindings: [OutboxBinding], kind: Kind,
+    constraints: OutboxConstraints
+  ) throws -> NewItem {
     try OutboxBinding.validate(bindings, after: after, constraints: constraints)
     let (request, body) = try Self.built(endpoint, client: client)
     if let body, body.bufferedData == nil {
       throw OutboxError(.invalidRequest, "An enqueue within a transaction needs the body in memory")
     }
     let stored = try Self.stored(request, body: body?.bufferedData, client: client)
-    let item = NewItem(
+    return NewItem(
       request: stored, lane: lane, kind: kind.name, kindVersion: kind.version, after: after, bindings: bindings,
       constraints: constraints, enqueuedAt: configuration.clock.now)
-    return try SQLiteOutboxStore.insert(item, in: db)
   }
 
   // MARK: Control
@@ -412,6 +421,8 @@ public actor Outbox {
   /// The items and body bytes waiting, read from the store when not known.
   func waitingTotals() async throws -> (count: Int, bytes: Int) {
     if let waiting { return waiting }
+    // Other workers change a shared store: only the store knows.
+    if store.isShared { return (count: try await store.waitingCount(), bytes: try await store.waitingBytes()) }
     let generation = waitingGeneration
     let totals = (count: try await store.waitingCount(), bytes: try await store.waitingBytes())
     // Another task of this actor may have changed the items while the store was read: keep nothing stale.
@@ -447,8 +458,13 @@ public actor Outbox {
     // Callers of waitUntilDrained() are released on the store's own count, never on a remembered one; it is read once
     // nothing is in flight (while an attempt is, an item still waits), so that a drain does not count the store after
     // every item.
+    // A shared store is counted only once this worker has nothing in flight: counting it after every delivery would
+    // cost a query each, and other workers change the count anyway.
+    if store.isShared, !inFlight.isEmpty { return }
     let read: Int? =
-      if drainWaiters.isEmpty || !inFlight.isEmpty {
+      if store.isShared {
+        try? await store.waitingCount()
+      } else if drainWaiters.isEmpty || !inFlight.isEmpty {
         try? await waitingTotals().count
       } else {
         try? await store.waitingCount()

@@ -116,7 +116,7 @@ extension OutboxBinding {
 
   /// `request` with every `{name}` of `bindings` replaced by its value in `response`; throws a
   /// ``OutboxError/Kind/bindingFailed`` error naming the binding whose value the answer does not hold.
-  static func apply(
+  package static func apply(
     _ bindings: [OutboxBinding], from response: RecordedResponse, dependency: OutboxItem.ID, to request: StoredRequest
   ) throws -> StoredRequest {
     guard !bindings.isEmpty else { return request }

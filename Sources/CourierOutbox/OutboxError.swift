@@ -31,6 +31,13 @@ public struct OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let newerSchema = Kind(rawValue: "newerSchema")
     /// The store failed to read or write.
     public static let storeFailure = Kind(rawValue: "storeFailure")
+    /// No database server answered: the address is wrong, or the server is not running. The message says what to
+    /// check.
+    public static let storeUnreachable = Kind(rawValue: "storeUnreachable")
+    /// The database server refused the credentials, or the rights to the outbox's tables.
+    public static let storeAccessDenied = Kind(rawValue: "storeAccessDenied")
+    /// The database or schema the outbox was given does not exist.
+    public static let storeNotFound = Kind(rawValue: "storeNotFound")
     /// No item has that ID, or it is not in a state that allows what was asked.
     public static let noSuchItem = Kind(rawValue: "noSuchItem")
   }

@@ -66,11 +66,35 @@ public struct OutboxItem: Sendable, Identifiable, Hashable {
   public let responseStatus: HTTPResponse.Status?
   /// Why it is a dead letter, cancelled or quarantined, or why its last attempt failed.
   public let reason: String?
+
+  /// An item as a store reads it.
+  package init(
+    id: ID, lane: String, kind: String, kindVersion: Int, method: HTTPRequest.Method, target: String,
+    headerFields: HTTPFields, bodyLength: Int, idempotencyKey: String, after: ID?, state: State, attempts: Int,
+    enqueuedAt: Date, nextAttemptAt: Date, responseStatus: HTTPResponse.Status?, reason: String?
+  ) {
+    self.id = id
+    self.lane = lane
+    self.kind = kind
+    self.kindVersion = kindVersion
+    self.method = method
+    self.target = target
+    self.headerFields = headerFields
+    self.bodyLength = bodyLength
+    self.idempotencyKey = idempotencyKey
+    self.after = after
+    self.state = state
+    self.attempts = attempts
+    self.enqueuedAt = enqueuedAt
+    self.nextAttemptAt = nextAttemptAt
+    self.responseStatus = responseStatus
+    self.reason = reason
+  }
 }
 
 extension OutboxItem {
   /// The item as marking it sending makes it: one attempt more.
-  func sending() -> OutboxItem {
+  package func sending() -> OutboxItem {
     OutboxItem(
       id: id, lane: lane, kind: kind, kindVersion: kindVersion, method: method, target: target,
       headerFields: headerFields, bodyLength: bodyLength, idempotencyKey: idempotencyKey, after: after,

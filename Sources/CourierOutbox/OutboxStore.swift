@@ -56,6 +56,12 @@ package struct RecordedResponse: Sendable, Equatable {
   package var status: HTTPResponse.Status
   package var headerFields: HTTPFields
   package var body: Data
+
+  package init(status: HTTPResponse.Status, headerFields: HTTPFields, body: Data) {
+    self.status = status
+    self.headerFields = headerFields
+    self.body = body
+  }
 }
 
 /// What became of an attempt, as the store records it.
@@ -78,6 +84,17 @@ package struct Candidate: Sendable {
   package var heldUntil: Date?
   /// Whether it was handed to a background upload whose outcome has not come yet: its lane waits for it.
   package var handedOff = false
+
+  package init(
+    item: OutboxItem, constraints: OutboxConstraints, dependency: OutboxItem.State?, heldUntil: Date?,
+    handedOff: Bool = false
+  ) {
+    self.item = item
+    self.constraints = constraints
+    self.dependency = dependency
+    self.heldUntil = heldUntil
+    self.handedOff = handedOff
+  }
 }
 
 /// Where the outbox keeps its items. The delivery logic is written once over it; an item is enqueued once the
@@ -145,6 +162,19 @@ package protocol OutboxStore: Sendable {
   /// Ends the handoff of `id`'s attempt `attempt` without an outcome (its upload is gone): it is sent again, with its
   /// key. A later attempt's handoff is left as it is.
   func clearHandoff(_ id: OutboxItem.ID, attempt: Int) async throws
+  /// Whether other processes write to the store too (a fleet's workers): the outbox then keeps no totals in memory.
+  var isShared: Bool { get }
+  /// Gives `lane` back once this process's runner stopped sending it, so that another worker may take it.
+  func releaseLane(_ lane: String) async
+  /// Watches for changes other processes make, calling `wake` for each, until the task is cancelled; `nil` for a store
+  /// only this process writes.
+  func watch(_ wake: @escaping @Sendable () -> Void) -> Task<Void, Never>?
+}
+
+extension OutboxStore {
+  package var isShared: Bool { false }
+  package func releaseLane(_ lane: String) async {}
+  package func watch(_ wake: @escaping @Sendable () -> Void) -> Task<Void, Never>? { nil }
 }
 
 /// An item marked sending, with its request.
@@ -156,16 +186,31 @@ package struct RecordResult: Sendable {
   package var failures: [BindingFailure] = []
   /// Whether any dependant was changed: its values bound, or made a dead letter.
   package var changedDependants = false
+
+  package init(failures: [BindingFailure] = [], changedDependants: Bool = false) {
+    self.failures = failures
+    self.changedDependants = changedDependants
+  }
 }
 
 /// A dependant whose bound value the answer did not hold: it became a dead letter.
 package struct BindingFailure: Sendable {
   package var id: OutboxItem.ID
   package var error: OutboxError
+
+  package init(id: OutboxItem.ID, error: OutboxError) {
+    self.id = id
+    self.error = error
+  }
 }
 
 /// A kind of write and the version of its stored form.
 package struct KindVersion: Sendable, Hashable {
   package var kind: String
   package var version: Int
+
+  package init(kind: String, version: Int) {
+    self.kind = kind
+    self.version = version
+  }
 }

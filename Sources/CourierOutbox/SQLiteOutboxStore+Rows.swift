@@ -61,8 +61,8 @@ extension SQLiteOutboxStore {
 /// Header fields as stored: a line `name: value` each, in order. A value never holds a line break or a NUL (`HTTPField`
 /// turns them into spaces) and a name never holds a colon, so the lines read back as they were written. Rows written
 /// before the store's third version hold a JSON array of `[name, value]` pairs, still read.
-enum FieldCoding {
-  static func encode(_ fields: HTTPFields) -> Data {
+package enum FieldCoding {
+  package static func encode(_ fields: HTTPFields) -> Data {
     guard !fields.isEmpty else { return Data("[]".utf8) }
     var text = ""
     for field in fields {
@@ -74,7 +74,7 @@ enum FieldCoding {
     return Data(text.utf8)
   }
 
-  static func decode(_ data: Data?) throws -> HTTPFields {
+  package static func decode(_ data: Data?) throws -> HTTPFields {
     guard let data, let first = data.first else { return HTTPFields() }
     var fields = HTTPFields()
     if first == UInt8(ascii: "[") {

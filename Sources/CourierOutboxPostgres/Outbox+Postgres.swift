@@ -1,0 +1,120 @@
+import Courier
+import CourierOutbox
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Where an outbox on PostgreSQL keeps its tables, and how the workers of a fleet share its lanes.
+public struct PostgresOutboxOptions: Sendable {
+  /// The schema the tables go in; it must exist (the outbox creates its tables, not the schema).
+  public var schema: String
+  /// The tables' name: `<tableName>_item`, `<tableName>_lane` and `<tableName>_version`.
+  public var tableName: String
+  /// How long a worker holds a lane without renewing its lease: a worker that died leaves its lanes to the others
+  /// after this long. Renewed every third of it while an attempt is under way.
+  public var leaseDuration: Duration
+  /// How long opening the outbox waits for PostgreSQL before it throws ``OutboxError/Kind/storeUnreachable``.
+  public var connectTimeout: Duration
+  /// Where the store logs its queries and reconnections.
+  public var logger: Logger
+
+  /// Tables `public.courier_outbox_*`, 30-second leases.
+  public init(
+    schema: String = "public", tableName: String = "courier_outbox", leaseDuration: Duration = .seconds(30),
+    connectTimeout: Duration = .seconds(10),
+    logger: Logger = Logger(label: "courier.outbox.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+  ) {
+    self.schema = schema
+    self.tableName = tableName
+    self.leaseDuration = leaseDuration
+    self.connectTimeout = connectTimeout
+    self.logger = logger
+  }
+}
+
+extension Outbox {
+  /// An outbox whose items live in PostgreSQL, shared by every instance of a service: each runs a delivery worker,
+  /// and each item is delivered by one of them, in order within its lane, with its `Idempotency-Key`.
+  ///
+  /// ```swift
+  /// let database = PostgresClient.Configuration(
+  ///   host: "db.internal", username: "orders", password: secret, database: "orders", tls: .require(tls))
+  /// let outbox = try await Outbox(client: api, postgres: database)
+  /// try await postgres.withTransaction(logger: logger) { connection in
+  ///   try await connection.query("UPDATE orders SET state = 'paid' WHERE id = \(order)", logger: logger)
+  ///   try await outbox.enqueue(Endpoint<Data>.post("/webhooks/paid", body: event), on: connection)
+  /// }
+  /// ```
+  ///
+  /// The outbox keeps a small pool of its own to `postgres` (its worker's claims and records, and one connection that
+  /// listens for other workers' changes); enqueue within the service's transactions on the service's own connections.
+  /// Creates or migrates the tables in ``PostgresOutboxOptions/schema``, which must exist.
+  ///
+  /// Throws ``OutboxError/Kind/storeUnreachable`` when no server answers, ``OutboxError/Kind/storeAccessDenied`` for
+  /// credentials refused or missing rights, ``OutboxError/Kind/storeNotFound`` for a missing database or schema, and
+  /// ``OutboxError/Kind/newerSchema`` when a newer version of the outbox migrated the tables; each says what to fix.
+  public init(
+    client: APIClient, postgres: PostgresClient.Configuration, options: PostgresOutboxOptions = PostgresOutboxOptions(),
+    configuration: Configuration = Configuration()
+  ) async throws {
+    let names = try PostgresOutboxNames(schema: options.schema, table: options.tableName)
+    let logger = options.logger
+    var poolConfiguration = postgres
+    // Claims and records of up to `maxConcurrentLanes` lanes at once, the listener and the lease keeper.
+    poolConfiguration.options.maximumConnections = max(4, configuration.maxConcurrentLanes + 2)
+    let pool = PostgresClient(configuration: poolConfiguration, backgroundLogger: logger)
+    let running = Task { await pool.run() }
+    let migrate: @Sendable () async throws -> Void = {
+      try await pool.withConnection { connection in
+        try await PostgresOutboxSchema.migrate(names, on: connection, logger: logger)
+      }
+    }
+    let firstLook = min(options.connectTimeout, .seconds(2))
+    do {
+      do {
+        try await PostgresOutboxSchema.withTimeout(firstLook, migrate)
+      } catch is PostgresOutboxSchema.TimedOut {
+        // The pool retries quietly: one connection of the outbox's own says why it cannot connect, if it cannot.
+        if let problem = await PostgresOutboxErrors.diagnose(
+          postgres, names: names, within: options.connectTimeout, logger: logger)
+        {
+          throw problem
+        }
+        try await PostgresOutboxSchema.withTimeout(options.connectTimeout - firstLook, migrate)
+      }
+    } catch is PostgresOutboxSchema.TimedOut {
+      running.cancel()
+      throw PostgresOutboxErrors.unanswered(within: options.connectTimeout)
+    } catch {
+      running.cancel()
+      throw PostgresOutboxErrors.typed(error, names: names)
+    }
+    let lease = options.leaseDuration.components
+    let store = PostgresOutboxStore(
+      client: pool, running: running, names: names,
+      leaseSeconds: max(0.3, Double(lease.seconds) + Double(lease.attoseconds) / 1e18), logger: logger)
+    self.init(client: client, store: store, configuration: configuration)
+  }
+
+  /// Stores `endpoint`'s request through `connection`, within the service's own transaction: the business change and
+  /// the item commit or roll back together. Workers are woken when the transaction commits.
+  ///
+  /// Only for an outbox made with ``init(client:postgres:options:configuration:)``, and a body in memory.
+  @discardableResult
+  public nonisolated func enqueue<Value>(
+    _ endpoint: Endpoint<Value>, lane: String = "default", after: OutboxItem.ID? = nil,
+    bindings: [OutboxBinding] = [], kind: Kind = Kind("request"), constraints: OutboxConstraints = .none,
+    on connection: PostgresConnection
+  ) async throws -> OutboxItem.ID {
+    guard let store = store as? PostgresOutboxStore else {
+      throw OutboxError(.invalidRequest, "An enqueue on a PostgreSQL connection needs an outbox stored in PostgreSQL")
+    }
+    let item = try newItem(
+      endpoint, lane: lane, after: after, bindings: bindings, kind: kind, constraints: constraints)
+    do {
+      return try await PostgresOutboxStore.insert(item, names: store.names, on: connection, store.logger)
+    } catch {
+      throw PostgresOutboxErrors.typed(error, names: store.names)
+    }
+  }
+}

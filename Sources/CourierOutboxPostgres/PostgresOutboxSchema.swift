@@ -1,0 +1,260 @@
+import CourierOutbox
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// The names of an outbox's tables and channel in PostgreSQL, made from a schema and a table name the app chooses.
+struct PostgresOutboxNames: Sendable {
+  let schema: String
+  let table: String
+
+  /// Checks that both names are plain identifiers (they are written into statements, quoted).
+  init(schema: String, table: String) throws {
+    for (what, name) in [("schema", schema), ("table name", table)] {
+      let valid =
+        !name.isEmpty && name.utf8.count <= 48
+        && name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+        && !(0x30...0x39).contains(name.utf8.first!)
+      guard valid else {
+        throw OutboxError(
+          .invalidRequest,
+          "The outbox's \(what) \"\(name)\" must be 1 to 48 lowercase letters, digits and underscores, not starting "
+            + "with a digit")
+      }
+    }
+    self.schema = schema
+    self.table = table
+  }
+
+  var item: String { "\"\(schema)\".\"\(table)_item\"" }
+  var lane: String { "\"\(schema)\".\"\(table)_lane\"" }
+  var version: String { "\"\(schema)\".\"\(table)_version\"" }
+  /// The `NOTIFY` channel that wakes the workers.
+  var channel: String { "\(schema).\(table)" }
+}
+
+/// The outbox's tables, created and migrated in order; each step runs once, and a database migrated by a newer
+/// version of the outbox is refused, not written to.
+enum PostgresOutboxSchema {
+  /// The statements of each version, in order; version `n` is `migrations[n - 1]`.
+  static func migrations(_ names: PostgresOutboxNames) -> [[String]] {
+    let prefix = "\"\(names.table)"
+    return [
+      [
+        """
+        CREATE TABLE \(names.item) (
+          id BIGSERIAL PRIMARY KEY,
+          lane TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          kind_version INTEGER NOT NULL,
+          method TEXT NOT NULL,
+          target TEXT NOT NULL,
+          headers BYTEA NOT NULL,
+          body BYTEA,
+          body_length BIGINT NOT NULL,
+          body_digest TEXT NOT NULL,
+          idempotency_key TEXT NOT NULL,
+          after_id BIGINT REFERENCES \(names.item)(id),
+          if_dependency_fails TEXT NOT NULL,
+          allows_expensive BOOLEAN NOT NULL,
+          allows_constrained BOOLEAN NOT NULL,
+          not_before DOUBLE PRECISION,
+          give_up_after DOUBLE PRECISION,
+          state TEXT NOT NULL,
+          attempts INTEGER NOT NULL DEFAULT 0,
+          enqueued_at DOUBLE PRECISION NOT NULL,
+          next_attempt_at DOUBLE PRECISION NOT NULL,
+          updated_at DOUBLE PRECISION NOT NULL,
+          reason TEXT,
+          response_status INTEGER,
+          response_headers BYTEA,
+          response_body BYTEA,
+          bindings BYTEA,
+          result_handled BOOLEAN NOT NULL DEFAULT true,
+          held_until DOUBLE PRECISION,
+          handed_off_at DOUBLE PRECISION
+        )
+        """,
+        "CREATE INDEX \(prefix)_item_waiting\" ON \(names.item) (lane, id) WHERE state IN ('pending', 'sending')",
+        "CREATE INDEX \(prefix)_item_after\" ON \(names.item) (after_id)",
+        "CREATE INDEX \(prefix)_item_unhandled\" ON \(names.item) (kind, id) WHERE result_handled = false",
+        """
+        CREATE TABLE \(names.lane) (
+          name TEXT PRIMARY KEY,
+          paused_reason TEXT,
+          holder TEXT,
+          lease_until TIMESTAMPTZ
+        )
+        """,
+      ]
+    ]
+  }
+
+  /// Creates or migrates the tables through `connection`, in one transaction that other workers starting at the same
+  /// moment wait for.
+  static func migrate(_ names: PostgresOutboxNames, on connection: PostgresConnection, logger: Logger) async throws {
+    try await connection.withTransaction(logger: logger) { connection in
+      try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(names.channel)))", logger: logger)
+      var schemaExists = false
+      for try await exists in try await connection.query(
+        "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = \(names.schema))", logger: logger
+      ).decode(Bool.self) {
+        schemaExists = exists
+      }
+      guard schemaExists else {
+        throw OutboxError(
+          .storeNotFound,
+          "The schema \"\(names.schema)\" does not exist in this database: create it (CREATE SCHEMA \(names.schema)) "
+            + "or give the outbox one that exists")
+      }
+      try await connection.query(
+        "CREATE TABLE IF NOT EXISTS \(unescaped: names.version) (version INTEGER NOT NULL)", logger: logger)
+      var current = 0
+      for try await version in try await connection.query(
+        "SELECT COALESCE(MAX(version), 0) FROM \(unescaped: names.version)", logger: logger
+      ).decode(Int.self) {
+        current = version
+      }
+      let steps = migrations(names)
+      guard current <= steps.count else {
+        throw OutboxError(
+          .newerSchema,
+          "The outbox tables \(names.item) were migrated to version \(current) by a newer version of the outbox "
+            + "(this one knows \(steps.count)); they are left as they are")
+      }
+      for version in 1...steps.count where version > current {
+        for statement in steps[version - 1] {
+          try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        }
+        try await connection.query(
+          "INSERT INTO \(unescaped: names.version) (version) VALUES (\(version))", logger: logger)
+      }
+    }
+  }
+}
+
+extension PostgresOutboxSchema {
+  struct TimedOut: Error {}
+
+  /// Runs `body`, or throws ``TimedOut`` after `limit`.
+  static func withTimeout<T: Sendable>(
+    _ limit: Duration, _ body: @escaping @Sendable () async throws -> T
+  ) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+      group.addTask { try await body() }
+      group.addTask {
+        try await Task.sleep(for: limit)
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next(), let value = first else { throw TimedOut() }
+      return value
+    }
+  }
+}
+
+/// How PostgreSQL's failures become the outbox's typed errors, each naming what to fix.
+enum PostgresOutboxErrors {
+  /// No answer within `limit`.
+  static func unanswered(within limit: Duration) -> OutboxError {
+    OutboxError(
+      .storeUnreachable,
+      "PostgreSQL did not answer within \(limit): check the host, port or socket in the configuration, and that the "
+        + "server is running")
+  }
+
+  /// Connects once, directly, with `configuration`'s address and credentials, and returns the typed error of what
+  /// went wrong, or `nil` when that connection was made: the pool keeps retrying without saying why.
+  static func diagnose(
+    _ configuration: PostgresClient.Configuration, names: PostgresOutboxNames, within limit: Duration, logger: Logger
+  ) async -> OutboxError? {
+    let unanswered = unanswered(within: limit)
+    let direct: PostgresConnection.Configuration
+    if let path = configuration.unixSocketPath {
+      direct = .init(
+        unixSocketPath: path, username: configuration.username, password: configuration.password,
+        database: configuration.database)
+    } else if let host = configuration.host, let port = configuration.port {
+      // TLS when the server offers it, as the pool's own configuration may ask.
+      let tls: PostgresConnection.Configuration.TLS
+      do {
+        tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+      } catch {
+        return unanswered
+      }
+      direct = .init(
+        host: host, port: port, username: configuration.username, password: configuration.password,
+        database: configuration.database, tls: tls)
+    } else {
+      return unanswered
+    }
+    do {
+      let connection = try await PostgresOutboxSchema.withTimeout(limit) {
+        try await PostgresConnection.connect(configuration: direct, id: 1, logger: logger)
+      }
+      try? await connection.close()
+      return nil
+    } catch is PostgresOutboxSchema.TimedOut {
+      return unanswered
+    } catch {
+      return typed(error, names: names)
+    }
+  }
+
+  static func typed(_ error: any Error, names: PostgresOutboxNames) -> OutboxError {
+    if let error = error as? OutboxError { return error }
+    if let error = error as? PostgresTransactionError {
+      if let inner = error.closureError ?? error.beginError ?? error.commitError {
+        return typed(inner, names: names)
+      }
+    }
+    guard let error = error as? PSQLError else {
+      if "\(error)".contains("CircuitBreaker") {
+        return OutboxError(
+          .storeUnreachable,
+          "No connection to PostgreSQL could be made (\(error)): check the PostgresClient's host, port or socket, "
+            + "and that the server is running")
+      }
+      return OutboxError(.storeFailure, "The outbox's PostgreSQL store failed: \(error)")
+    }
+    let server = error.serverInfo
+    let message = server?[.message] ?? "\(error.code)"
+    switch error.code {
+    case .server:
+      switch server?[.sqlState] ?? "" {
+      case "28P01", "28000":
+        return OutboxError(
+          .storeAccessDenied,
+          "PostgreSQL refused the credentials (\(message)): check the user name and password in the PostgresClient's "
+            + "configuration")
+      case "42501":
+        return OutboxError(
+          .storeAccessDenied,
+          "PostgreSQL refused the outbox access to \(names.item) (\(message)): grant the user rights on the schema "
+            + "\"\(names.schema)\"")
+      case "3D000":
+        return OutboxError(
+          .storeNotFound,
+          "\(message): create the database, or name one that exists in the PostgresClient's configuration")
+      case "3F000":
+        return OutboxError(
+          .storeNotFound,
+          "The schema \"\(names.schema)\" does not exist (\(message)): create it (CREATE SCHEMA \(names.schema)) or "
+            + "give the outbox one that exists")
+      case "57P01", "57P02", "57P03", "08000", "08003", "08006":
+        return OutboxError(.storeUnreachable, "PostgreSQL is not accepting connections now (\(message))")
+      default:
+        return OutboxError(.storeFailure, "PostgreSQL failed for the outbox at \(names.item): \(message)")
+      }
+    case .connectionError, .serverClosedConnection, .uncleanShutdown, .poolClosed:
+      let cause = error.underlying.map { " (\($0))" } ?? ""
+      return OutboxError(
+        .storeUnreachable,
+        "No connection to PostgreSQL\(cause): check the PostgresClient's host, port or socket, and that the server "
+          + "is running")
+    default:
+      return OutboxError(.storeFailure, "PostgreSQL failed for the outbox at \(names.item): \(error)")
+    }
+  }
+}

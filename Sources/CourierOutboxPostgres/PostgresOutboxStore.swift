@@ -1,0 +1,529 @@
+import CourierOutbox
+import Foundation
+import HTTPTypes
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+
+/// The outbox's store in PostgreSQL, shared by every worker of a fleet.
+///
+/// A lane is held by one worker at a time, under a lease in its lane row: claiming an item locks the row with
+/// `FOR UPDATE SKIP LOCKED` and takes the lease when it is free, its own, or ended (its worker died). Every record of
+/// an attempt renews the lease and checks it is still this worker's (a fence), in the transaction that records; a
+/// worker that lost its lease records nothing, and the item is sent again, with its key, by the lane's new holder.
+/// An enqueue and a lane given back send a `NOTIFY` that wakes idle workers.
+package final class PostgresOutboxStore: OutboxStore {
+  let client: PostgresClient
+  let names: PostgresOutboxNames
+  /// This worker's name in the lane rows it holds.
+  let worker: String
+  /// How long a lane stays held without a renewal.
+  let leaseSeconds: Double
+  let logger: Logger
+  /// The lanes this worker holds now, renewed while their attempts are under way.
+  let held = NIOLockedValueBox<Set<String>>([])
+
+  package var bodyFolder: URL? { nil }
+  package var isShared: Bool { true }
+
+  /// How long one operation on the store may take before it counts as lost (see ``guarded(_:)``).
+  let operationLimit: Duration = .seconds(10)
+  /// The pool's `run()`, ended with the store.
+  let running: Task<Void, Never>
+
+  init(
+    client: PostgresClient, running: Task<Void, Never>, names: PostgresOutboxNames, leaseSeconds: Double,
+    logger: Logger
+  ) {
+    self.client = client
+    self.running = running
+    self.names = names
+    self.worker = UUID().uuidString.lowercased()
+    self.leaseSeconds = leaseSeconds
+    self.logger = logger
+  }
+
+  deinit {
+    running.cancel()
+  }
+
+  // MARK: Writing
+
+  package func insert(_ item: NewItem) async throws -> OutboxItem.ID {
+    try await transaction { connection in try await Self.insert(item, names: self.names, on: connection, self.logger) }
+  }
+
+  package func insert(_ items: [NewItem]) async throws -> [OutboxItem.ID] {
+    try await transaction { connection in
+      var ids: [OutboxItem.ID] = []
+      for item in items { ids.append(try await Self.insert(item, names: self.names, on: connection, self.logger)) }
+      return ids
+    }
+  }
+
+  /// Writes `item` through `connection`, in whatever transaction it is in; the `NOTIFY` that wakes the workers is
+  /// delivered when that transaction commits.
+  static func insert(
+    _ item: NewItem, names: PostgresOutboxNames, on connection: PostgresConnection, _ logger: Logger
+  ) async throws -> OutboxItem.ID {
+    var request = item.request
+    var bindings: Data?
+    if !item.bindings.isEmpty, let after = item.after {
+      // Its dependency may have its answer already: the values are bound now, or the enqueue says why they cannot be.
+      if let answer = try await answer(of: after, names: names, on: connection, logger) {
+        request = try OutboxBinding.apply(item.bindings, from: answer, dependency: after, to: request)
+      } else {
+        bindings = try JSONEncoder().encode(item.bindings)
+      }
+    }
+    let constraints = item.constraints
+    let enqueuedAt = item.enqueuedAt.timeIntervalSince1970
+    let query: PostgresQuery = try """
+    WITH new AS (
+      INSERT INTO \(unescaped: names.item) (lane, kind, kind_version, method, target, headers, body, body_length,
+        body_digest, idempotency_key, after_id, if_dependency_fails, allows_expensive, allows_constrained,
+        not_before, give_up_after, state, enqueued_at, next_attempt_at, updated_at, bindings)
+      VALUES (\(item.lane), \(item.kind), \(item.kindVersion), \(request.method.rawValue), \(request.target),
+        \(FieldCoding.encode(request.headerFields)), \(request.body), \(request.bodyLength), \(request.bodyDigest),
+        \(request.idempotencyKey), \(item.after?.rawValue), \(constraints.ifDependencyFails.rawValue),
+        \(constraints.allowsExpensiveNetwork), \(constraints.allowsConstrainedNetwork),
+        \(constraints.notBefore?.timeIntervalSince1970), \(constraints.giveUpAfter?.timeIntervalSince1970),
+        'pending', \(enqueuedAt), \(enqueuedAt), \(enqueuedAt), \(bindings))
+      RETURNING id),
+    lane AS (INSERT INTO \(unescaped: names.lane) (name) VALUES (\(item.lane)) ON CONFLICT DO NOTHING)
+    SELECT new.id FROM new CROSS JOIN (SELECT pg_notify(\(names.channel), \(item.lane))) AS woken
+    """
+    let rows = try await connection.checkedQuery(query, logger: logger)
+    for try await id in rows.decode(Int64.self) { return OutboxItem.ID(rawValue: id) }
+    throw OutboxError(.storeFailure, "The outbox's insert into \(names.item) returned no id")
+  }
+
+  package func markSending(_ id: OutboxItem.ID) async throws -> Claim {
+    // The item must still be its lane's first waiting one, and the lane free, this worker's or its lease ended; a lane
+    // another worker is claiming right now is skipped, not waited for.
+    let query: PostgresQuery = """
+      WITH candidate AS (
+        SELECT l.name FROM \(unescaped: names.lane) l JOIN \(unescaped: names.item) i ON i.lane = l.name
+        WHERE i.id = \(id.rawValue) AND i.state IN ('pending', 'sending') AND l.paused_reason IS NULL
+          AND (l.holder IS NULL OR l.holder = \(worker) OR l.lease_until < clock_timestamp())
+          AND i.id = (SELECT min(id) FROM \(unescaped: names.item)
+            WHERE lane = l.name AND state IN ('pending', 'sending'))
+        FOR UPDATE OF l SKIP LOCKED),
+      leased AS (
+        UPDATE \(unescaped: names.lane) SET holder = \(worker),
+          lease_until = clock_timestamp() + make_interval(secs => \(leaseSeconds))
+        FROM candidate WHERE \(unescaped: names.lane).name = candidate.name RETURNING 1)
+      UPDATE \(unescaped: names.item) SET state = 'sending', attempts = attempts + 1
+      WHERE id = \(id.rawValue) AND EXISTS (SELECT 1 FROM leased)
+      RETURNING \(unescaped: Self.itemColumns), body, body_digest
+      """
+    let claim = try await run { connection -> Claim? in
+      let rows = try await connection.checkedQuery(query, logger: self.logger)
+      for try await row in rows {
+        let columns = row.makeRandomAccess()
+        let item = try Self.item(columns)
+        return (item, try Self.request(of: item, columns, from: Self.columnCount))
+      }
+      return nil
+    }
+    guard let claim else {
+      throw OutboxError(
+        .noSuchItem, "The item \(id) is not its lane's first waiting item, or another worker holds its lane")
+    }
+    held.withLockedValue { _ = $0.insert(claim.item.lane) }
+    return claim
+  }
+
+  package func recordDelivery(
+    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date,
+    claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
+  ) async throws -> (RecordResult, Claim?) {
+    try await transaction { connection in
+      try await self.fence(lane, on: connection)
+      let recorded = try await self.recordDelivery(response, for: id, at: date, on: connection)
+      guard let next = try await self.laneHead(lane, on: connection), claim(next) else { return (recorded, nil) }
+      return (recorded, try await self.markSending(next, on: connection))
+    }
+  }
+
+  package func record(
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date
+  ) async throws
+    -> RecordResult
+  {
+    let now = date.timeIntervalSince1970
+    let item = names.item
+    return try await transaction { connection in
+      try await self.fence(lane, on: connection)
+      switch record {
+      case .delivered(let response):
+        return try await self.recordDelivery(response, for: id, at: date, on: connection)
+      case .retry(let at, let heldUntil, let reason):
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: item) SET state = 'pending', next_attempt_at = \(at.timeIntervalSince1970),
+            held_until = \(heldUntil?.timeIntervalSince1970), updated_at = \(now), reason = \(reason),
+            handed_off_at = NULL WHERE id = \(id.rawValue)
+          """, logger: self.logger)
+      case .pauseLane(let reason):
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: item) SET state = 'pending', updated_at = \(now), reason = \(reason),
+            handed_off_at = NULL WHERE id = \(id.rawValue)
+          """, logger: self.logger)
+        try await self.setLane(lane, pausedBecause: reason, on: connection)
+      case .deadLetter(let reason, let response):
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: item) SET state = 'deadLetter', updated_at = \(now), reason = \(reason),
+            response_status = \(response?.status.code), response_headers = \(response.map { FieldCoding.encode($0.headerFields) }),
+            response_body = \(response?.body), result_handled = false, handed_off_at = NULL WHERE id = \(id.rawValue)
+          """, logger: self.logger)
+      }
+      return RecordResult()
+    }
+  }
+
+  /// Renews this worker's lease on `lane`, in the transaction that records an attempt; throws when the lane is no
+  /// longer this worker's (its lease ended and another worker took it), so that nothing is recorded.
+  func fence(_ lane: String, on connection: PostgresConnection) async throws {
+    let rows = try await connection.checkedQuery(
+      """
+      UPDATE \(unescaped: names.lane) SET lease_until = clock_timestamp() + make_interval(secs => \(leaseSeconds))
+      WHERE name = \(lane) AND holder = \(worker) RETURNING 1
+      """, logger: logger)
+    for try await _ in rows { return }
+    held.withLockedValue { _ = $0.remove(lane) }
+    throw OutboxError(
+      .storeFailure,
+      "This worker's lease on the lane \"\(lane)\" ended and another worker holds it: the attempt is not recorded, "
+        + "and the lane's holder sends the item again with its key")
+  }
+
+  /// Records that `id` was delivered with `response`, and binds its dependants' values.
+  func recordDelivery(
+    _ response: RecordedResponse, for id: OutboxItem.ID, at date: Date, on connection: PostgresConnection
+  ) async throws -> RecordResult {
+    let rows = try await connection.checkedQuery(
+      """
+      UPDATE \(unescaped: names.item) SET state = 'delivered', updated_at = \(date.timeIntervalSince1970),
+        reason = NULL, response_status = \(response.status.code),
+        response_headers = \(FieldCoding.encode(response.headerFields)), response_body = \(response.body),
+        body = NULL, result_handled = false, handed_off_at = NULL WHERE id = \(id.rawValue)
+      """, logger: logger)
+    for try await _ in rows {}
+    // A statement of its own, not a subquery of the update: it must see a dependant whose enqueue committed while the
+    // update waited for the dependency's row (the enqueue locks it, see `answer(of:)`).
+    return try await bind(dependantsOf: id, to: response, at: date, on: connection)
+  }
+
+  /// Writes the values `response` holds into the waiting dependants of `id` that bind them; a dependant whose value
+  /// is missing becomes a dead letter.
+  func bind(
+    dependantsOf id: OutboxItem.ID, to response: RecordedResponse, at date: Date, on connection: PostgresConnection
+  ) async throws -> RecordResult {
+    let rows = try await connection.checkedQuery(
+      """
+      SELECT \(unescaped: Self.itemColumns), body, body_digest, bindings FROM \(unescaped: names.item)
+      WHERE after_id = \(id.rawValue) AND bindings IS NOT NULL AND state IN ('pending', 'sending')
+      """, logger: logger)
+    var dependants: [(StoredRequest, OutboxItem.ID, Data)] = []
+    for try await row in rows {
+      let columns = row.makeRandomAccess()
+      let item = try Self.item(columns)
+      let bindings = try columns[Self.columnCount + 2].decode(Data.self)
+      dependants.append((try Self.request(of: item, columns, from: Self.columnCount), item.id, bindings))
+    }
+    var failures: [BindingFailure] = []
+    for (request, dependant, encoded) in dependants {
+      do {
+        let bindings = try JSONDecoder().decode([OutboxBinding].self, from: encoded)
+        let bound = try OutboxBinding.apply(bindings, from: response, dependency: id, to: request)
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: names.item) SET target = \(bound.target),
+            headers = \(FieldCoding.encode(bound.headerFields)), body = \(bound.body), body_length = \(bound.bodyLength),
+            body_digest = \(bound.bodyDigest), bindings = NULL WHERE id = \(dependant.rawValue)
+          """, logger: logger)
+      } catch let error as OutboxError {
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: names.item) SET state = 'deadLetter', updated_at = \(date.timeIntervalSince1970),
+            reason = \(error.message), result_handled = false WHERE id = \(dependant.rawValue)
+          """, logger: logger)
+        failures.append(BindingFailure(id: dependant, error: error))
+      }
+    }
+    return RecordResult(failures: failures, changedDependants: !dependants.isEmpty)
+  }
+
+  /// Marks `candidate`, just read in this transaction by the lane's holder, sending: only its body is read again.
+  func markSending(_ candidate: Candidate, on connection: PostgresConnection) async throws -> Claim? {
+    let rows = try await connection.checkedQuery(
+      """
+      UPDATE \(unescaped: names.item) SET state = 'sending', attempts = attempts + 1
+      WHERE id = \(candidate.item.id.rawValue) RETURNING body, body_digest
+      """, logger: logger)
+    for try await row in rows {
+      let item = candidate.item.sending()
+      return (item, try Self.request(of: item, row.makeRandomAccess(), from: 0))
+    }
+    return nil
+  }
+
+  /// The recorded answer of `id`, once it was delivered.
+  static func answer(
+    of id: OutboxItem.ID, names: PostgresOutboxNames, on connection: PostgresConnection, _ logger: Logger
+  ) async throws -> RecordedResponse? {
+    // The row is locked whatever its state: a delivery recording its answer now either finished (and its answer is
+    // read here) or waits for this enqueue to commit (and then binds its values into the new item).
+    let rows = try await connection.checkedQuery(
+      """
+      SELECT state, response_status, response_headers, response_body FROM \(unescaped: names.item)
+      WHERE id = \(id.rawValue) FOR SHARE
+      """, logger: logger)
+    for try await (state, status, headers, body) in rows.decode((String, Int?, Data?, Data?).self) {
+      guard state == OutboxItem.State.delivered.rawValue, let status else { return nil }
+      return RecordedResponse(
+        status: HTTPResponse.Status(code: status), headerFields: try FieldCoding.decode(headers), body: body ?? Data())
+    }
+    return nil
+  }
+
+  package func releaseLane(_ lane: String) async {
+    held.withLockedValue { _ = $0.remove(lane) }
+    // Given back so that another worker may take it at once; if this fails, the lease ends on its own.
+    _ = try? await run { connection in
+      try await connection.checkedQuery(
+        """
+        WITH released AS (
+          UPDATE \(unescaped: self.names.lane) SET holder = NULL, lease_until = NULL
+          WHERE name = \(lane) AND holder = \(self.worker) RETURNING name)
+        SELECT pg_notify(\(self.names.channel), name) FROM released
+        """, logger: self.logger)
+    }
+  }
+
+  package func transition(
+    _ id: OutboxItem.ID, from: Set<OutboxItem.State>, to: OutboxItem.State, reason: String?, newKey: String?,
+    at date: Date
+  ) async throws -> Bool {
+    let now = date.timeIntervalSince1970
+    let states = from.map(\.rawValue)
+    let query: PostgresQuery =
+      if let newKey {
+        """
+        UPDATE \(unescaped: names.item) SET state = \(to.rawValue), reason = \(reason), updated_at = \(now),
+          handed_off_at = NULL, idempotency_key = \(newKey), attempts = 0, next_attempt_at = \(now)
+        WHERE id = \(id.rawValue) AND state = ANY(\(states)) RETURNING 1
+        """
+      } else {
+        """
+        UPDATE \(unescaped: names.item) SET state = \(to.rawValue), reason = \(reason), updated_at = \(now),
+          handed_off_at = NULL WHERE id = \(id.rawValue) AND state = ANY(\(states)) RETURNING 1
+        """
+      }
+    return try await changes(query) > 0
+  }
+
+  package func cancelDependants(of id: OutboxItem.ID, reason: String, at date: Date) async throws -> [OutboxItem.ID] {
+    try await transaction { connection in
+      var cancelled: [OutboxItem.ID] = []
+      var frontier = [id.rawValue]
+      // A chain of dependants fails one link after another.
+      while let next = frontier.popLast() {
+        let rows = try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: self.names.item) SET state = 'cancelled', reason = \(reason),
+            updated_at = \(date.timeIntervalSince1970)
+          WHERE after_id = \(next) AND state IN ('pending', 'sending') AND if_dependency_fails = 'cancel'
+          RETURNING id
+          """, logger: self.logger)
+        for try await dependant in rows.decode(Int64.self) {
+          cancelled.append(OutboxItem.ID(rawValue: dependant))
+          frontier.append(dependant)
+        }
+      }
+      return cancelled
+    }
+  }
+
+  package func setLane(_ lane: String, pausedBecause reason: String?) async throws {
+    try await run { connection in try await self.setLane(lane, pausedBecause: reason, on: connection) }
+    if reason == nil { await notify(lane) }
+  }
+
+  func setLane(_ lane: String, pausedBecause reason: String?, on connection: PostgresConnection) async throws {
+    try await connection.checkedQuery(
+      """
+      INSERT INTO \(unescaped: names.lane) (name, paused_reason) VALUES (\(lane), \(reason))
+      ON CONFLICT (name) DO UPDATE SET paused_reason = excluded.paused_reason
+      """, logger: logger)
+  }
+
+  package func quarantine(unless known: Set<KindVersion>) async throws -> [(OutboxItem.ID, String)] {
+    try await transaction { connection in
+      let rows = try await connection.checkedQuery(
+        """
+        SELECT id, kind, kind_version FROM \(unescaped: self.names.item) WHERE state IN ('pending', 'sending')
+        """, logger: self.logger)
+      var unknown: [(Int64, KindVersion)] = []
+      for try await (id, kind, version) in rows.decode((Int64, String, Int).self) {
+        let kindVersion = KindVersion(kind: kind, version: version)
+        if !known.contains(kindVersion) { unknown.append((id, kindVersion)) }
+      }
+      var quarantined: [(OutboxItem.ID, String)] = []
+      for (id, kind) in unknown {
+        let reason = "this app does not register the kind \"\(kind.kind)\" at version \(kind.version)"
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: self.names.item) SET state = 'quarantined', reason = \(reason) WHERE id = \(id)
+          """, logger: self.logger)
+        quarantined.append((OutboxItem.ID(rawValue: id), reason))
+      }
+      return quarantined
+    }
+  }
+
+  package func restartRetention(_ id: OutboxItem.ID, at date: Date) async throws {
+    _ = try await changes(
+      """
+      UPDATE \(unescaped: names.item) SET enqueued_at = \(date.timeIntervalSince1970) WHERE id = \(id.rawValue)
+      """)
+  }
+
+  package func markHandedOff(_ id: OutboxItem.ID, at date: Date) async throws {
+    _ = try await changes(
+      """
+      UPDATE \(unescaped: names.item) SET handed_off_at = \(date.timeIntervalSince1970)
+      WHERE id = \(id.rawValue) AND state = 'sending'
+      """)
+  }
+
+  package func handedOffItems() async throws -> [(item: OutboxItem, bodyFile: String?)] {
+    try await items(
+      """
+      SELECT \(unescaped: Self.itemColumns) FROM \(unescaped: names.item)
+      WHERE handed_off_at IS NOT NULL AND state = 'sending' ORDER BY id
+      """
+    ).map { ($0, nil) }
+  }
+
+  package func clearHandoff(_ id: OutboxItem.ID, attempt: Int) async throws {
+    _ = try await changes(
+      """
+      UPDATE \(unescaped: names.item) SET handed_off_at = NULL
+      WHERE id = \(id.rawValue) AND attempts = \(attempt) AND state = 'sending'
+      """)
+  }
+
+  /// Bodies are kept in the rows: a fleet's workers share no folder.
+  package func referencedBodyFiles() async throws -> Set<String> { [] }
+
+  package func markHandled(_ id: OutboxItem.ID) async throws {
+    _ = try await changes(
+      "UPDATE \(unescaped: names.item) SET result_handled = true WHERE id = \(id.rawValue)")
+  }
+
+  package func edit(_ id: OutboxItem.ID, request: StoredRequest, at date: Date) async throws -> Bool {
+    let now = date.timeIntervalSince1970
+    return try await changes(
+      """
+      UPDATE \(unescaped: names.item) SET headers = \(FieldCoding.encode(request.headerFields)),
+        body = \(request.body), body_length = \(request.bodyLength), body_digest = \(request.bodyDigest),
+        idempotency_key = \(request.idempotencyKey), attempts = 0, updated_at = \(now), next_attempt_at = \(now)
+      WHERE id = \(id.rawValue) AND state = 'pending' RETURNING 1
+      """) > 0
+  }
+
+  /// Sends a `NOTIFY` on the outbox's channel: idle workers look again.
+  func notify(_ lane: String) async {
+    _ = try? await run { connection in
+      try await connection.checkedQuery("SELECT pg_notify(\(self.names.channel), \(lane))", logger: self.logger)
+    }
+  }
+
+  // MARK: Access
+
+  /// Runs `body` on a connection of the pool, with the store's errors typed.
+  func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    try await guarded { try await self.client.withConnection { connection in try await body(connection) } }
+  }
+
+  /// Runs `body` in a transaction, with the store's errors typed.
+  func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    try await guarded {
+      try await self.client.withTransaction(logger: self.logger) { connection in try await body(connection) }
+    }
+  }
+
+  /// Runs `work` with the store's errors typed, giving up after ``operationLimit``.
+  ///
+  /// PostgresNIO 1.33 can leave a query unanswered forever when its connection closes as it is written (the server
+  /// restarted; vapor/postgres-nio#487, reverted in #501). An operation that takes that long throws
+  /// ``OutboxError/Kind/storeUnreachable`` instead of holding its lane forever: what it was recording is recorded
+  /// again, or the item sent again with its key. The stuck query is left to its connection.
+  func guarded<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    let names = names
+    let limit = operationLimit
+    return try await withCheckedThrowingContinuation { continuation in
+      let settled = NIOLockedValueBox(false)
+      let settle: @Sendable (Result<T, any Error>) -> Bool = { result in
+        guard
+          settled.withLockedValue({ done in
+            defer { done = true }; return !done
+          })
+        else { return false }
+        continuation.resume(with: result.mapError { PostgresOutboxErrors.typed($0, names: names) })
+        return true
+      }
+      let timer = Task {
+        try? await Task.sleep(for: limit)
+        guard !Task.isCancelled else { return }
+        _ = settle(
+          .failure(
+            OutboxError(
+              .storeUnreachable, "PostgreSQL did not finish an operation of the outbox within \(limit)")))
+      }
+      Task {
+        let result: Result<T, any Error>
+        do {
+          result = .success(try await work())
+        } catch {
+          result = .failure(error)
+        }
+        timer.cancel()
+        _ = settle(result)
+      }
+    }
+  }
+
+  /// Runs `query` and returns how many rows it returned (a statement that changes rows says `RETURNING 1`).
+  func changes(_ query: PostgresQuery) async throws -> Int {
+    try await run { connection in
+      var count = 0
+      for try await _ in try await connection.checkedQuery(query, logger: self.logger) { count += 1 }
+      return count
+    }
+  }
+
+  func items(_ query: PostgresQuery) async throws -> [OutboxItem] {
+    try await run { connection in
+      var items: [OutboxItem] = []
+      for try await row in try await connection.checkedQuery(query, logger: self.logger) {
+        items.append(try Self.item(row.makeRandomAccess()))
+      }
+      return items
+    }
+  }
+}
+
+extension PostgresConnection {
+  /// `query(_:logger:)`, refused at once on a connection that has closed: PostgresNIO 1.33 could leave a query written
+  /// to it unanswered (see ``PostgresOutboxStore/guarded(_:)``).
+  @discardableResult
+  func checkedQuery(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+    guard !isClosed else { throw OutboxError(.storeUnreachable, "The connection to PostgreSQL closed") }
+    return try await self.query(query, logger: logger)
+  }
+}

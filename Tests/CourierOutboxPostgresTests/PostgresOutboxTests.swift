@@ -1,0 +1,212 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierOutbox
+import CourierTestSupport
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+@testable import CourierOutboxPostgres
+
+struct FleetPost: Codable, Sendable {
+  var id: Int? = nil
+  var title: String
+  var body: String = "b"
+}
+
+let logger = Logger(label: "courier.outbox.postgres.tests", factory: { _ in SwiftLogNoOpLogHandler() })
+
+/// An online configuration with short backoffs.
+func fastConfiguration() -> Outbox.Configuration {
+  var configuration = Outbox.Configuration()
+  configuration.monitor = .constant(NetworkPath(isOnline: true))
+  configuration.baseDelay = 0.05
+  configuration.maxDelay = 0.5
+  configuration.observesAppLifecycle = false
+  return configuration
+}
+
+/// The outbox on PostgreSQL: the enqueue joins the service's transaction, an idle worker wakes on `NOTIFY`, the
+/// delivery logic (classification, dead letters, keys) is the SQLite store's, and each failure to open says what to
+/// fix.
+@Suite(.timeLimit(.minutes(3))) struct PostgresOutboxTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test func aRolledBackTransactionLeavesNoItemAndACommittedOneAlwaysHasIt() async throws {
+    try await withPostgres { server, postgres in
+      let client = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!)
+      let outbox = try await Outbox(
+        client: client, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "rollback"),
+        configuration: fastConfiguration())
+      try await postgres.query("CREATE TABLE orders (id INTEGER PRIMARY KEY, state TEXT NOT NULL)", logger: logger)
+      struct Abandoned: Error {}
+      await #expect(throws: (any Error).self) {
+        try await postgres.withTransaction(logger: logger) { connection in
+          try await connection.query("INSERT INTO orders VALUES (1, 'paid')", logger: logger)
+          try await outbox.enqueue(
+            Endpoint<Data>.post("/webhooks/paid", body: FleetPost(title: "order 1")), on: connection)
+          throw Abandoned()
+        }
+      }
+      #expect(try await outbox.items().isEmpty, "a rolled-back transaction left an outbox item")
+      let id = try await postgres.withTransaction(logger: logger) { connection in
+        try await connection.query("INSERT INTO orders VALUES (2, 'paid')", logger: logger)
+        return try await outbox.enqueue(
+          Endpoint<Data>.post("/webhooks/paid", body: FleetPost(title: "order 2")), lane: "orders", on: connection)
+      }
+      let items = try await outbox.items()
+      #expect(items.map(\.id) == [id])
+      #expect(items.first?.target == "/webhooks/paid")
+      #expect(items.first?.state == .pending)
+      var orders: [Int] = []
+      for try await order in try await postgres.query("SELECT id FROM orders", logger: logger).decode(Int.self) {
+        orders.append(order)
+      }
+      #expect(orders == [2])
+    }
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test func anEnqueueOnAnotherConnectionWakesAnIdleWorkerThroughNotify() async throws {
+    try await withPostgres { server, postgres in
+      try await withDemoServer { baseURL in
+        let client = APIClient(baseURL: baseURL) { $0.transport = AsyncHTTPClientTransport() }
+        // Leases of a minute: the worker's own look for ended leases comes every 20 s, so only the NOTIFY can wake it
+        // within the few seconds this test waits.
+        let options = PostgresOutboxOptions(tableName: "notify", leaseDuration: .seconds(60))
+        let worker = try await Outbox(
+          client: client, postgres: server.configuration(), options: options, configuration: fastConfiguration())
+        await worker.start()
+        try await worker.waitUntilDrained()
+        // Another instance of the service enqueues, without starting a worker of its own.
+        let producer = try await Outbox(
+          client: client, postgres: server.configuration(), options: options, configuration: fastConfiguration())
+        try await Task.sleep(for: .milliseconds(300))
+        let id = try await postgres.withTransaction(logger: logger) { connection in
+          try await producer.enqueue(
+            Endpoint<Data>.post("/posts", body: FleetPost(title: "woken")), lane: "notify", on: connection)
+        }
+        try await waitUntil("the idle worker delivered the item", within: 8) {
+          try await worker.items(in: [.delivered]).map(\.id) == [id]
+        }
+        let titles = try await APIClient(baseURL: baseURL).value(Endpoint<[FleetPost]>.get("/posts")).map(\.title)
+        #expect(titles.filter { $0 == "woken" }.count == 1)
+        await worker.stop()
+      }
+    }
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test func classificationDeadLettersAndKeysAreTheSharedDeliveryLogic() async throws {
+    try await withPostgres { server, postgres in
+      try await withDemoServer { baseURL in
+        let client = APIClient(baseURL: baseURL) { $0.transport = AsyncHTTPClientTransport() }
+        let outbox = try await Outbox(
+          client: client, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "logic"),
+          configuration: fastConfiguration())
+        // An empty title is refused with 422: a dead letter, which does not hold back the other lane, and whose
+        // dependant is cancelled with it.
+        let poison = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "")), lane: "a")
+        let dependant = try await outbox.enqueue(
+          Endpoint<Data>.post("/posts", body: FleetPost(title: "after poison")), lane: "a", after: poison)
+        let good = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "good")), lane: "b")
+        // A value bound from an earlier item's answer: the picture goes to the id the server gave the post.
+        let post = try await outbox.enqueue(
+          Endpoint<Data>.post("/posts", body: FleetPost(title: "pictured")), lane: "c")
+        let picture = try await outbox.enqueue(
+          Endpoint<Data>.put("/posts/{id}/image").body(.data(Data("picture".utf8), contentType: "image/png")),
+          lane: "c", after: post,
+          bindings: [.json("id", at: "/id")])
+        try await outbox.waitUntilDrained()
+        let items = Dictionary(uniqueKeysWithValues: try await outbox.items().map { ($0.id, $0) })
+        #expect(items[poison]?.state == .deadLetter)
+        #expect(items[poison]?.responseStatus?.code == 422)
+        #expect(items[dependant]?.state == .cancelled)
+        #expect(items[good]?.state == .delivered)
+        #expect(items[picture]?.state == .delivered, "\(String(describing: items[picture]?.reason))")
+        let postID = try #require(try await outbox.store.result(for: post)?.decode(FleetPost.self).id)
+        #expect(items[picture]?.target == "/posts/\(postID)/image")
+        let stored = try await APIClient(baseURL: baseURL).value(Endpoint<Data>.get("/posts/\(postID)/image"))
+        #expect(stored == Data("picture".utf8))
+        // Enqueued once its dependency was delivered: the value is bound at the enqueue.
+        let late = try await outbox.enqueue(
+          Endpoint<Data>.put("/posts/{id}/image").body(.data(Data("late".utf8), contentType: "image/png")),
+          lane: "d", after: post, bindings: [.json("id", at: "/id")])
+        try await outbox.waitUntilDrained()
+        let lateItem = try await outbox.items().first { $0.id == late }
+        #expect(lateItem?.state == .delivered)
+        #expect(lateItem?.target == "/posts/\(postID)/image")
+        #expect(
+          try await APIClient(baseURL: baseURL).value(Endpoint<Data>.get("/posts/\(postID)/image")) == Data("late".utf8)
+        )
+        // A dead letter requeued gets a new key.
+        let key = try #require(items[poison]?.idempotencyKey)
+        try await outbox.requeue(poison)
+        let requeued = try await outbox.items().first { $0.id == poison }
+        #expect(requeued?.idempotencyKey != key)
+        await outbox.stop()
+      }
+    }
+  }
+
+  @Test func eachFailureToOpenSaysWhatToFix() async throws {
+    try await withPostgres { server, postgres in
+      let api = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!)
+      // No server at the address.
+      let closed = try ClosedPort()
+      try await Self.opening(
+        PostgresClient.Configuration(
+          host: "127.0.0.1", port: closed.port, username: "courier", password: "x", database: "postgres",
+          tls: .disable), api, expect: .storeUnreachable)
+      // Wrong credentials.
+      try await Self.opening(server.configuration(password: "wrong"), api, expect: .storeAccessDenied)
+      // A database that does not exist.
+      try await Self.opening(server.configuration(database: "nowhere"), api, expect: .storeNotFound)
+      // A schema that does not exist.
+      let missing = await #expect(throws: OutboxError.self) {
+        try await Outbox(
+          client: api, postgres: server.configuration(), options: PostgresOutboxOptions(schema: "billing"))
+      }
+      #expect(missing?.kind == .storeNotFound)
+      #expect(missing?.message.contains("CREATE SCHEMA billing") == true)
+      // A name that is not a plain identifier is never written into a statement.
+      let invalid = await #expect(throws: OutboxError.self) {
+        try await Outbox(
+          client: api, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "x\"; DROP"))
+      }
+      #expect(invalid?.kind == .invalidRequest)
+      // Tables migrated by a newer version are left as they are.
+      _ = try await Outbox(
+        client: api, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "future"))
+      try await postgres.query("INSERT INTO future_version (version) VALUES (99)", logger: logger)
+      let newer = await #expect(throws: OutboxError.self) {
+        try await Outbox(
+          client: api, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "future"))
+      }
+      #expect(newer?.kind == .newerSchema)
+      // Opening again is a no-op: the migration ran once.
+      _ = try await Outbox(
+        client: api, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "again"))
+      _ = try await Outbox(
+        client: api, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "again"))
+      var versions: [Int] = []
+      for try await version in try await postgres.query("SELECT version FROM again_version", logger: logger)
+        .decode(Int.self)
+      {
+        versions.append(version)
+      }
+      #expect(versions == [1])
+    }
+  }
+
+  /// Opens an outbox through a client made from `configuration` and expects `kind`, with a message naming it.
+  static func opening(
+    _ configuration: PostgresClient.Configuration, _ api: APIClient, expect kind: OutboxError.Kind
+  ) async throws {
+    let error = await #expect(throws: OutboxError.self) {
+      try await Outbox(
+        client: api, postgres: configuration, options: PostgresOutboxOptions(connectTimeout: .seconds(5)))
+    }
+    #expect(error?.kind == kind, "\(String(describing: error))")
+  }
+}
