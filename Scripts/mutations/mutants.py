@@ -112,4 +112,18 @@ MUTANTS = [
         "new": "_ = candidate.handedOff",
         "tests": "OutboxBackgroundUploadTests",
     },
+    {
+        "name": "a worker takes a lane another worker holds (the lease ignored)",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
+        "old": "var mayTake: String { \"(l.holder IS NULL OR l.holder = '\\(worker)' OR l.lease_until < clock_timestamp())\" }",
+        "new": "var mayTake: String { \"true\" }",
+        "tests": "PostgresFleetTests/fourWorkerProcesses",
+    },
+    {
+        "name": "an enqueue wakes no idle worker (no NOTIFY)",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
+        "old": "CROSS JOIN (SELECT pg_notify(\\(names.channel), \\(item.lane))) AS woken",
+        "new": "CROSS JOIN (SELECT 1) AS woken",
+        "tests": "PostgresOutboxTests/anEnqueueOnAnotherConnectionWakesAnIdleWorkerThroughNotify",
+    },
 ]

@@ -16,7 +16,7 @@ extension PostgresOutboxStore {
         ORDER BY id LIMIT 1) i ON true
       LEFT JOIN \(unescaped: names.item) d ON d.id = i.after_id
       WHERE l.paused_reason IS NULL
-        AND (l.holder IS NULL OR l.holder = \(worker) OR l.lease_until < clock_timestamp())
+        AND \(unescaped: mayTake)
       ORDER BY md5(l.name || \(worker))
       """
     return try await run { connection in

@@ -23,6 +23,10 @@ package final class PostgresOutboxStore: OutboxStore {
   /// The lanes this worker holds now, renewed while their attempts are under way.
   let held = NIOLockedValueBox<Set<String>>([])
 
+  /// The condition on a lane row `l` under which this worker may take the lane: no one holds it, this worker does,
+  /// or its holder's lease ended. The worker's name is a UUID, written as a literal.
+  var mayTake: String { "(l.holder IS NULL OR l.holder = '\(worker)' OR l.lease_until < clock_timestamp())" }
+
   package var bodyFolder: URL? { nil }
   package var isShared: Bool { true }
 
@@ -105,7 +109,7 @@ package final class PostgresOutboxStore: OutboxStore {
       WITH candidate AS (
         SELECT l.name FROM \(unescaped: names.lane) l JOIN \(unescaped: names.item) i ON i.lane = l.name
         WHERE i.id = \(id.rawValue) AND i.state IN ('pending', 'sending') AND l.paused_reason IS NULL
-          AND (l.holder IS NULL OR l.holder = \(worker) OR l.lease_until < clock_timestamp())
+          AND \(unescaped: mayTake)
           AND i.id = (SELECT min(id) FROM \(unescaped: names.item)
             WHERE lane = l.name AND state IN ('pending', 'sending'))
         FOR UPDATE OF l SKIP LOCKED),

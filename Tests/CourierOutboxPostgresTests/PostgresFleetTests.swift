@@ -34,6 +34,9 @@ import Darwin
       let workers = try (0..<4).map { _ in try fleet.startWorker(lease: 5) }
       for worker in workers { try await fleet.expectDrained(worker) }
       try await fleet.expectEveryItemAppliedOnceInOrder()
+      // Nothing failed here, so no lane was ever held by two workers at once: each item was sent once.
+      let resent = try await fleet.itemsSentMoreThanOnce()
+      #expect(resent.isEmpty, "items sent more than once without a failure: \(resent.prefix(20))")
     }
   }
 
@@ -109,6 +112,17 @@ struct Fleet {
       return Int(count)
     }
     return 0
+  }
+
+  /// The items claimed more than once.
+  func itemsSentMoreThanOnce() async throws -> [Int64] {
+    var ids: [Int64] = []
+    for try await id in try await postgres.query(
+      "SELECT id FROM \(unescaped: table)_item WHERE attempts > 1 ORDER BY id", logger: logger
+    ).decode(Int64.self) {
+      ids.append(id)
+    }
+    return ids
   }
 
   /// What the store holds, by lane and state, and the lanes' rows: what a failure shows.
