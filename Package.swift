@@ -207,8 +207,11 @@ let package = Package(
         "CourierDemoServer",
         "CourierOpenAPI",
         "CourierOutbox",
+        "CourierOutboxPostgres",
         "CourierTesting",
         "CourierDemoClient",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(
           name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
@@ -294,9 +297,12 @@ let package = Package(
       name: "DocumentationSamples",
       dependencies: [
         "Courier", "CourierStyles", "CourierTesting", "CourierObservability", "CourierOpenAPI", "CourierDemoClient",
-        "CourierAsyncHTTPClient", "CourierOutbox",
+        "CourierAsyncHTTPClient", "CourierOutbox", "CourierOutboxPostgres",
         .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
       path: "Tests/DocumentationSamples",
       swiftSettings: swiftSettings

@@ -11,6 +11,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
   ],
   targets: [
     .executableTarget(
@@ -20,6 +21,9 @@ let package = Package(
         .product(name: "CourierAsyncHTTPClient", package: "Courier"),
         .product(name: "CourierSQLiteCache", package: "Courier"),
         .product(name: "CourierOutbox", package: "Courier"),
+        .product(name: "CourierOutboxPostgres", package: "Courier"),
+        .product(name: "CourierTesting", package: "Courier"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),

@@ -13,7 +13,7 @@ public struct PostgresOutboxOptions: Sendable {
   /// How long a worker holds a lane without renewing its lease: a worker that died leaves its lanes to the others
   /// after this long. Renewed every third of it while an attempt is under way.
   public var leaseDuration: Duration
-  /// How long opening the outbox waits for PostgreSQL before it throws ``OutboxError/Kind/storeUnreachable``.
+  /// How long opening the outbox waits for PostgreSQL before it throws `OutboxError.Kind.storeUnreachable`.
   public var connectTimeout: Duration
   /// Where the store logs its queries and reconnections.
   public var logger: Logger
@@ -50,9 +50,9 @@ extension Outbox {
   /// listens for other workers' changes); enqueue within the service's transactions on the service's own connections.
   /// Creates or migrates the tables in ``PostgresOutboxOptions/schema``, which must exist.
   ///
-  /// Throws ``OutboxError/Kind/storeUnreachable`` when no server answers, ``OutboxError/Kind/storeAccessDenied`` for
-  /// credentials refused or missing rights, ``OutboxError/Kind/storeNotFound`` for a missing database or schema, and
-  /// ``OutboxError/Kind/newerSchema`` when a newer version of the outbox migrated the tables; each says what to fix.
+  /// Throws `OutboxError.Kind.storeUnreachable` when no server answers, `OutboxError.Kind.storeAccessDenied` for
+  /// credentials refused or missing rights, `OutboxError.Kind.storeNotFound` for a missing database or schema, and
+  /// `OutboxError.Kind.newerSchema` when a newer version of the outbox migrated the tables; each says what to fix.
   public init(
     client: APIClient, postgres: PostgresClient.Configuration, options: PostgresOutboxOptions = PostgresOutboxOptions(),
     configuration: Configuration = Configuration()

@@ -213,7 +213,7 @@ enum PostgresOutboxErrors {
       if "\(error)".contains("CircuitBreaker") {
         return OutboxError(
           .storeUnreachable,
-          "No connection to PostgreSQL could be made (\(error)): check the PostgresClient's host, port or socket, "
+          "No connection to PostgreSQL could be made (\(error)): check the host, port or socket in the configuration, "
             + "and that the server is running")
       }
       return OutboxError(.storeFailure, "The outbox's PostgreSQL store failed: \(error)")
@@ -251,7 +251,7 @@ enum PostgresOutboxErrors {
       let cause = error.underlying.map { " (\($0))" } ?? ""
       return OutboxError(
         .storeUnreachable,
-        "No connection to PostgreSQL\(cause): check the PostgresClient's host, port or socket, and that the server "
+        "No connection to PostgreSQL\(cause): check the host, port or socket in the configuration, and that the server "
           + "is running")
     default:
       return OutboxError(.storeFailure, "PostgreSQL failed for the outbox at \(names.item): \(error)")

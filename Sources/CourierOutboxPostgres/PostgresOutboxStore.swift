@@ -465,7 +465,7 @@ package final class PostgresOutboxStore: OutboxStore {
   ///
   /// PostgresNIO 1.33 can leave a query unanswered forever when its connection closes as it is written (the server
   /// restarted; vapor/postgres-nio#487, reverted in #501). An operation that takes that long throws
-  /// ``OutboxError/Kind/storeUnreachable`` instead of holding its lane forever: what it was recording is recorded
+  /// `OutboxError.Kind.storeUnreachable` instead of holding its lane forever: what it was recording is recorded
   /// again, or the item sent again with its key. The stuck query is left to its connection.
   func guarded<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
     let names = names

@@ -11,7 +11,7 @@ struct CourierDemo: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "courier-demo",
     abstract: "Starts the Courier demo API on 127.0.0.1 and runs a tour of every feature against it.",
-    subcommands: [Tour.self, Serve.self, OutboxWorker.self],
+    subcommands: [Tour.self, Serve.self, Fleet.self, OutboxWorker.self],
     defaultSubcommand: Tour.self
   )
 }

@@ -157,11 +157,13 @@ func fastConfiguration() -> Outbox.Configuration {
       try await Self.opening(
         PostgresClient.Configuration(
           host: "127.0.0.1", port: closed.port, username: "courier", password: "x", database: "postgres",
-          tls: .disable), api, expect: .storeUnreachable)
+          tls: .disable), api, expect: .storeUnreachable, naming: "port")
       // Wrong credentials.
-      try await Self.opening(server.configuration(password: "wrong"), api, expect: .storeAccessDenied)
+      try await Self.opening(
+        server.configuration(password: "wrong"), api, expect: .storeAccessDenied, naming: "password")
       // A database that does not exist.
-      try await Self.opening(server.configuration(database: "nowhere"), api, expect: .storeNotFound)
+      try await Self.opening(
+        server.configuration(database: "nowhere"), api, expect: .storeNotFound, naming: "create the database")
       // A schema that does not exist.
       let missing = await #expect(throws: OutboxError.self) {
         try await Outbox(
@@ -199,14 +201,16 @@ func fastConfiguration() -> Outbox.Configuration {
     }
   }
 
-  /// Opens an outbox through a client made from `configuration` and expects `kind`, with a message naming it.
+  /// Opens an outbox with `configuration` and expects `kind`, with a message naming what to fix.
   static func opening(
-    _ configuration: PostgresClient.Configuration, _ api: APIClient, expect kind: OutboxError.Kind
+    _ configuration: PostgresClient.Configuration, _ api: APIClient, expect kind: OutboxError.Kind,
+    naming fix: String
   ) async throws {
     let error = await #expect(throws: OutboxError.self) {
       try await Outbox(
         client: api, postgres: configuration, options: PostgresOutboxOptions(connectTimeout: .seconds(5)))
     }
     #expect(error?.kind == kind, "\(String(describing: error))")
+    #expect(error?.message.contains(fix) == true, "\(String(describing: error))")
   }
 }

@@ -17,6 +17,8 @@ import Foundation
 ///     courier-bench eviction memory|sqlite --metric writes|hits --entries N --count N [--database PATH]
 ///     courier-bench outbox single|batch --count N [--directory DIR]   durable enqueues per second
 ///     courier-bench outbox-drain direct|drain --base-url URL --count N --concurrency C [--directory DIR]
+///     courier-bench outbox-fleet enqueue|drain|claim --store postgres|sqlite --postgres URL [--base-url URL]
+///                     --count N [--workers W] [--lanes L]   the PostgreSQL outbox beside the SQLite one
 ///     courier-bench deadline urlsession|ahc --clock system|task --busy N --rounds R
 ///                     how late a 1 s deadline ends a call while N CPU-bound tasks keep the shared pool busy
 ///
@@ -111,6 +113,14 @@ enum CourierBench {
       try await OutboxDrainScenario.run(
         variant, baseURL: try options.url("base-url"), count: try options.int("count"),
         concurrency: try options.int("concurrency"),
+        directory: (try? options.string("directory")) ?? FileManager.default.temporaryDirectory.path
+      ).report()
+    case "outbox-fleet":
+      let variant = try parse(OutboxFleetScenario.Variant.self, arguments[1])
+      try await OutboxFleetScenario.run(
+        variant, store: try parse(OutboxFleetScenario.Store.self, (try? options.string("store")) ?? "postgres"),
+        postgres: try? options.url("postgres"), baseURL: try? options.url("base-url"), count: try options.int("count"),
+        workers: (try? options.int("workers")) ?? 1, lanes: (try? options.int("lanes")) ?? 16,
         directory: (try? options.string("directory")) ?? FileManager.default.temporaryDirectory.path
       ).report()
     case "deadline":

@@ -170,7 +170,8 @@ enum TransferScenario {
         form.append(
           fileAt: URL(fileURLWithPath: file), name: "file", fileName: "large.bin", mimeType: "application/octet-stream")
         try await client.send(
-          Endpoint<EmptyBody>.put(url.absoluteString).body(.multipart(form)).expect(.created, .noContent).timeout(timeout))
+          Endpoint<EmptyBody>.put(url.absoluteString).body(.multipart(form)).expect(.created, .noContent).timeout(
+            timeout))
       }
     case .rawURLSession:
       // Without a streamed body on Linux, a raw URLSession client writes the form to a file and uploads that.
@@ -192,7 +193,8 @@ enum TransferScenario {
       form.append(
         fileAt: URL(fileURLWithPath: file), name: "file", fileName: "large.bin", mimeType: "application/octet-stream")
       try await client.send(
-        Endpoint<EmptyBody>.put(url.absoluteString).body(.multipart(form)).expect(.created, .noContent).timeout(timeout))
+        Endpoint<EmptyBody>.put(url.absoluteString).body(.multipart(form)).expect(.created, .noContent).timeout(timeout)
+      )
     }
     let seconds = secondsSince(start)
     return Measurement(value: Double(size) / seconds / 1e6, unit: "MB/s", operations: 1, seconds: seconds)
