@@ -126,4 +126,11 @@ MUTANTS = [
         "new": "CROSS JOIN (SELECT 1) AS woken",
         "tests": "PostgresOutboxTests/anEnqueueOnAnotherConnectionWakesAnIdleWorkerThroughNotify",
     },
+    {
+        "name": "a worker whose lease was taken still records its attempt (no fence)",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
+        "old": "AND holder = \\(worker) RETURNING 1",
+        "new": "RETURNING 1",
+        "tests": "PostgresOutboxTests/aWorkerWhoseLeaseEndedAndWasTakenRecordsNothing",
+    },
 ]

@@ -49,6 +49,20 @@ package struct NewItem: Sendable {
   package var bindings: [OutboxBinding] = []
   package var constraints: OutboxConstraints
   package var enqueuedAt: Date
+
+  package init(
+    request: StoredRequest, lane: String, kind: String, kindVersion: Int, after: OutboxItem.ID? = nil,
+    bindings: [OutboxBinding] = [], constraints: OutboxConstraints, enqueuedAt: Date
+  ) {
+    self.request = request
+    self.lane = lane
+    self.kind = kind
+    self.kindVersion = kindVersion
+    self.after = after
+    self.bindings = bindings
+    self.constraints = constraints
+    self.enqueuedAt = enqueuedAt
+  }
 }
 
 /// What the server answered, as an item keeps it.

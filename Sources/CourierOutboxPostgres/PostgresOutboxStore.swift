@@ -143,8 +143,7 @@ package final class PostgresOutboxStore: OutboxStore {
     claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
   ) async throws -> (RecordResult, Claim?) {
     try await transaction { connection in
-      try await self.fence(lane, on: connection)
-      let recorded = try await self.recordDelivery(response, for: id, at: date, on: connection)
+      let recorded = try await self.recordDelivery(response, for: id, lane: lane, at: date, on: connection)
       guard let next = try await self.laneHead(lane, on: connection), claim(next) else { return (recorded, nil) }
       return (recorded, try await self.markSending(next, on: connection))
     }
@@ -158,10 +157,13 @@ package final class PostgresOutboxStore: OutboxStore {
     let now = date.timeIntervalSince1970
     let item = names.item
     return try await transaction { connection in
+      if case .delivered(let response) = record {
+        return try await self.recordDelivery(response, for: id, lane: lane, at: date, on: connection)
+      }
       try await self.fence(lane, on: connection)
       switch record {
-      case .delivered(let response):
-        return try await self.recordDelivery(response, for: id, at: date, on: connection)
+      case .delivered:
+        return RecordResult()
       case .retry(let at, let heldUntil, let reason):
         try await connection.checkedQuery(
           """
@@ -197,25 +199,37 @@ package final class PostgresOutboxStore: OutboxStore {
       WHERE name = \(lane) AND holder = \(worker) RETURNING 1
       """, logger: logger)
     for try await _ in rows { return }
+    throw lostLease(lane)
+  }
+
+  /// The error of a record refused because the lease ended; the lane is no longer counted as held.
+  func lostLease(_ lane: String) -> OutboxError {
     held.withLockedValue { _ = $0.remove(lane) }
-    throw OutboxError(
+    return OutboxError(
       .storeFailure,
       "This worker's lease on the lane \"\(lane)\" ended and another worker holds it: the attempt is not recorded, "
         + "and the lane's holder sends the item again with its key")
   }
 
-  /// Records that `id` was delivered with `response`, and binds its dependants' values.
+  /// Records that `id` was delivered with `response`, in the statement that renews and checks this worker's lease on
+  /// `lane`, and binds its dependants' values.
   func recordDelivery(
-    _ response: RecordedResponse, for id: OutboxItem.ID, at date: Date, on connection: PostgresConnection
+    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date, on connection: PostgresConnection
   ) async throws -> RecordResult {
     let rows = try await connection.checkedQuery(
       """
+      WITH fence AS (
+        UPDATE \(unescaped: names.lane) SET lease_until = clock_timestamp() + make_interval(secs => \(leaseSeconds))
+        WHERE name = \(lane) AND holder = \(worker) RETURNING 1)
       UPDATE \(unescaped: names.item) SET state = 'delivered', updated_at = \(date.timeIntervalSince1970),
         reason = NULL, response_status = \(response.status.code),
         response_headers = \(FieldCoding.encode(response.headerFields)), response_body = \(response.body),
-        body = NULL, result_handled = false, handed_off_at = NULL WHERE id = \(id.rawValue)
+        body = NULL, result_handled = false, handed_off_at = NULL
+      WHERE id = \(id.rawValue) AND EXISTS (SELECT 1 FROM fence) RETURNING 1
       """, logger: logger)
-    for try await _ in rows {}
+    var recorded = false
+    for try await _ in rows { recorded = true }
+    guard recorded else { throw lostLease(lane) }
     // A statement of its own, not a subquery of the update: it must see a dependant whose enqueue committed while the
     // update waited for the dependency's row (the enqueue locks it, see `answer(of:)`).
     return try await bind(dependantsOf: id, to: response, at: date, on: connection)

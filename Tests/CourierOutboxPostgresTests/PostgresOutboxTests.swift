@@ -149,6 +149,39 @@ func fastConfiguration() -> Outbox.Configuration {
     }
   }
 
+  @Test func aWorkerWhoseLeaseEndedAndWasTakenRecordsNothing() async throws {
+    try await withPostgres { server, _ in
+      let api = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!)
+      let options = PostgresOutboxOptions(tableName: "fenced", leaseDuration: .milliseconds(300))
+      let first = try #require(
+        try await Outbox(client: api, postgres: server.configuration(), options: options).store as? PostgresOutboxStore)
+      let second = try #require(
+        try await Outbox(client: api, postgres: server.configuration(), options: options).store as? PostgresOutboxStore)
+      let request = StoredRequest(
+        method: .post, target: "/posts", headerFields: [:], body: Data("{}".utf8), bodyDigest: "d",
+        idempotencyKey: "k")
+      let id = try await first.insert(
+        NewItem(request: request, lane: "a", kind: "request", kindVersion: 1, constraints: .none, enqueuedAt: Date()))
+      _ = try await first.markSending(id)
+      // While the first worker's lease runs, the lane is not the second's to take.
+      await #expect(throws: OutboxError.self) { try await second.markSending(id) }
+      try await Task.sleep(for: .milliseconds(600))
+      let taken = try await second.markSending(id)
+      #expect(taken.item.attempts == 2)
+      let answer = RecordedResponse(status: .created, headerFields: [:], body: Data())
+      // The first worker's answer came late: its lease is gone, and so is its right to record.
+      await #expect(throws: OutboxError.self) {
+        try await first.record(.delivered(answer), for: id, lane: "a", at: Date())
+      }
+      await #expect(throws: OutboxError.self) {
+        try await first.record(.retry(at: Date(), heldUntil: nil, reason: "late"), for: id, lane: "a", at: Date())
+      }
+      #expect(try await first.items(in: nil).first?.state == .sending)
+      _ = try await second.record(.delivered(answer), for: id, lane: "a", at: Date())
+      #expect(try await first.items(in: nil).first?.state == .delivered)
+    }
+  }
+
   @Test func eachFailureToOpenSaysWhatToFix() async throws {
     try await withPostgres { server, postgres in
       let api = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!)
