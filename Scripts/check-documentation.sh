@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(Courier CourierStyles CourierAsyncHTTPClient CourierTesting CourierSQLiteCache CourierOutbox CourierCombine
+  targets=(Courier CourierStyles CourierAsyncHTTPClient CourierTesting CourierSQLiteCache CourierOutbox
+    CourierOutboxPostgres CourierCombine
     CourierObservability CourierOpenAPI CourierDemoServer)
 fi
 
