@@ -122,15 +122,22 @@ MUTANTS = [
     {
         "name": "an enqueue wakes no idle worker (no NOTIFY)",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
-        "old": "CROSS JOIN (SELECT pg_notify(\\(names.channel), \\(item.lane))) AS woken",
+        "old": "CROSS JOIN (SELECT pg_notify(\\(names.channel), '')) AS woken",
         "new": "CROSS JOIN (SELECT 1) AS woken",
         "tests": "PostgresOutboxTests/anEnqueueOnAnotherConnectionWakesAnIdleWorkerThroughNotify",
     },
     {
         "name": "a worker whose lease was taken still records its attempt (no fence)",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
-        "old": "AND holder = \\(worker) RETURNING 1",
+        "old": "AND \\(unescaped: mayTake) RETURNING 1",
         "new": "RETURNING 1",
         "tests": "PostgresOutboxTests/aWorkerWhoseLeaseEndedAndWasTakenRecordsNothing",
+    },
+    {
+        "name": "a record on a lane no worker holds is refused (a deadline's dead letter spins)",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
+        "old": "WHERE l.name = \\(lane) AND \\(unescaped: mayTake) RETURNING 1",
+        "new": "WHERE l.name = \\(lane) AND l.holder = '\\(worker)' RETURNING 1",
+        "tests": "PostgresOutboxTests/anItemPastItsDeadlineInALaneNoOneHoldsBecomesADeadLetter",
     },
 ]

@@ -62,6 +62,12 @@ extension Outbox {
     var poolConfiguration = postgres
     // Claims and records of up to `maxConcurrentLanes` lanes at once, the listener and the lease keeper.
     poolConfiguration.options.maximumConnections = max(4, configuration.maxConcurrentLanes + 2)
+    // The store's transactions read what committed before each statement (its binding of dependants relies on it),
+    // whatever the database's default; and a statement or a lock wait ends before the store gives up on the
+    // operation (PostgresOutboxStore.guarded), so that no statement outlives it.
+    poolConfiguration.options.additionalStartupParameters += [
+      ("default_transaction_isolation", "read committed"), ("statement_timeout", "8s"), ("lock_timeout", "8s"),
+    ]
     let pool = PostgresClient(configuration: poolConfiguration, backgroundLogger: logger)
     let running = Task { await pool.run() }
     let migrate: @Sendable () async throws -> Void = {
@@ -69,18 +75,19 @@ extension Outbox {
         try await PostgresOutboxSchema.migrate(names, on: connection, logger: logger)
       }
     }
-    let firstLook = min(options.connectTimeout, .seconds(2))
+    let deadline = ContinuousClock.now + options.connectTimeout
+    let firstLook = min(options.connectTimeout / 2, .seconds(2))
     do {
       do {
         try await PostgresOutboxSchema.withTimeout(firstLook, migrate)
       } catch is PostgresOutboxSchema.TimedOut {
         // The pool retries quietly: one connection of the outbox's own says why it cannot connect, if it cannot.
         if let problem = await PostgresOutboxErrors.diagnose(
-          postgres, names: names, within: options.connectTimeout, logger: logger)
+          postgres, names: names, within: (deadline - ContinuousClock.now) / 2, logger: logger)
         {
           throw problem
         }
-        try await PostgresOutboxSchema.withTimeout(options.connectTimeout - firstLook, migrate)
+        try await PostgresOutboxSchema.withTimeout(deadline - ContinuousClock.now, migrate)
       }
     } catch is PostgresOutboxSchema.TimedOut {
       running.cancel()

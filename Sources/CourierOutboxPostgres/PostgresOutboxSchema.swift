@@ -1,6 +1,7 @@
 import CourierOutbox
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOSSL
 import PostgresNIO
 
@@ -11,17 +12,24 @@ struct PostgresOutboxNames: Sendable {
 
   /// Checks that both names are plain identifiers (they are written into statements, quoted).
   init(schema: String, table: String) throws {
-    for (what, name) in [("schema", schema), ("table name", table)] {
+    for (what, name, longest) in [("schema", schema, 48), ("table name", table, 40)] {
       let valid =
-        !name.isEmpty && name.utf8.count <= 48
+        !name.isEmpty && name.utf8.count <= longest
         && name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
         && !(0x30...0x39).contains(name.utf8.first!)
       guard valid else {
         throw OutboxError(
           .invalidRequest,
-          "The outbox's \(what) \"\(name)\" must be 1 to 48 lowercase letters, digits and underscores, not starting "
-            + "with a digit")
+          "The outbox's \(what) \"\(name)\" must be 1 to \(longest) lowercase letters, digits and underscores, not "
+            + "starting with a digit")
       }
+    }
+    // The NOTIFY channel, "<schema>.<table>", must be shorter than PostgreSQL's 64-byte identifiers.
+    guard schema.utf8.count + table.utf8.count < 63 else {
+      throw OutboxError(
+        .invalidRequest,
+        "The outbox's schema and table name together must be shorter than 62 characters (\"\(schema).\(table)\" names "
+          + "its NOTIFY channel)")
     }
     self.schema = schema
     self.table = table
@@ -137,19 +145,34 @@ enum PostgresOutboxSchema {
 extension PostgresOutboxSchema {
   struct TimedOut: Error {}
 
-  /// Runs `body`, or throws ``TimedOut`` after `limit`.
+  /// Runs `body`, or throws ``TimedOut`` after `limit`, without waiting for `body` to end (it is cancelled): a
+  /// statement the server does not answer must not hold the caller.
   static func withTimeout<T: Sendable>(
     _ limit: Duration, _ body: @escaping @Sendable () async throws -> T
   ) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-      group.addTask { try await body() }
-      group.addTask {
-        try await Task.sleep(for: limit)
-        return nil
+    guard limit > .zero else { throw TimedOut() }
+    return try await withCheckedThrowingContinuation { continuation in
+      let settled = NIOLockedValueBox(false)
+      let settle: @Sendable (Result<T, any Error>) -> Void = { result in
+        guard
+          settled.withLockedValue({ done in
+            defer { done = true }; return !done
+          })
+        else { return }
+        continuation.resume(with: result)
       }
-      defer { group.cancelAll() }
-      guard let first = try await group.next(), let value = first else { throw TimedOut() }
-      return value
+      let running = Task {
+        do {
+          settle(.success(try await body()))
+        } catch {
+          settle(.failure(error))
+        }
+      }
+      Task {
+        try? await Task.sleep(for: limit)
+        running.cancel()
+        settle(.failure(TimedOut()))
+      }
     }
   }
 }
@@ -242,7 +265,7 @@ enum PostgresOutboxErrors {
           .storeNotFound,
           "The schema \"\(names.schema)\" does not exist (\(message)): create it (CREATE SCHEMA \(names.schema)) or "
             + "give the outbox one that exists")
-      case "57P01", "57P02", "57P03", "08000", "08003", "08006":
+      case "57P01", "57P02", "57P03", "08000", "08003", "08006", "53300":
         return OutboxError(.storeUnreachable, "PostgreSQL is not accepting connections now (\(message))")
       default:
         return OutboxError(.storeFailure, "PostgreSQL failed for the outbox at \(names.item): \(message)")

@@ -33,7 +33,8 @@ extension PostgresOutboxStore {
     }
   }
 
-  /// Renews the leases of the lanes this worker holds, and wakes it to look for leases that ended.
+  /// Renews the leases of the lanes this worker holds, and wakes it to look for leases that ended. A lane whose row is
+  /// locked now is being recorded on, which renews its lease anyway: it is skipped, not waited for.
   func keepLeases(_ wake: @escaping @Sendable () -> Void) async {
     while !Task.isCancelled {
       try? await Task.sleep(for: .seconds(leaseSeconds / 3))
@@ -45,7 +46,9 @@ extension PostgresOutboxStore {
             """
             UPDATE \(unescaped: self.names.lane)
             SET lease_until = clock_timestamp() + make_interval(secs => \(self.leaseSeconds))
-            WHERE holder = \(self.worker) AND name = ANY(\(lanes))
+            WHERE name IN (
+              SELECT name FROM \(unescaped: self.names.lane) WHERE holder = \(self.worker) AND name = ANY(\(lanes))
+              FOR UPDATE SKIP LOCKED)
             """, logger: self.logger)
         }
       }

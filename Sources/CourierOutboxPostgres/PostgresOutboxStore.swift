@@ -26,6 +26,12 @@ package final class PostgresOutboxStore: OutboxStore {
   /// The condition on a lane row `l` under which this worker may take the lane: no one holds it, this worker does,
   /// or its holder's lease ended. The worker's name is a UUID, written as a literal.
   var mayTake: String { "(l.holder IS NULL OR l.holder = '\(worker)' OR l.lease_until < clock_timestamp())" }
+  /// A lane row `l`'s lease after a record: renewed when this worker holds the lane, as it was otherwise (a lane no one
+  /// holds is recorded on without being taken: a deadline's dead letter, found by the delivery loop).
+  var renewedLease: String {
+    "CASE WHEN l.holder = '\(worker)' THEN clock_timestamp() + make_interval(secs => \(leaseSeconds)) "
+      + "ELSE l.lease_until END"
+  }
 
   package var bodyFolder: URL? { nil }
   package var isShared: Bool { true }
@@ -95,7 +101,7 @@ package final class PostgresOutboxStore: OutboxStore {
         'pending', \(enqueuedAt), \(enqueuedAt), \(enqueuedAt), \(bindings))
       RETURNING id),
     lane AS (INSERT INTO \(unescaped: names.lane) (name) VALUES (\(item.lane)) ON CONFLICT DO NOTHING)
-    SELECT new.id FROM new CROSS JOIN (SELECT pg_notify(\(names.channel), \(item.lane))) AS woken
+    SELECT new.id FROM new CROSS JOIN (SELECT pg_notify(\(names.channel), '')) AS woken
     """
     let rows = try await connection.checkedQuery(query, logger: logger)
     for try await id in rows.decode(Int64.self) { return OutboxItem.ID(rawValue: id) }
@@ -169,13 +175,13 @@ package final class PostgresOutboxStore: OutboxStore {
           """
           UPDATE \(unescaped: item) SET state = 'pending', next_attempt_at = \(at.timeIntervalSince1970),
             held_until = \(heldUntil?.timeIntervalSince1970), updated_at = \(now), reason = \(reason),
-            handed_off_at = NULL WHERE id = \(id.rawValue)
+            handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
           """, logger: self.logger)
       case .pauseLane(let reason):
         try await connection.checkedQuery(
           """
           UPDATE \(unescaped: item) SET state = 'pending', updated_at = \(now), reason = \(reason),
-            handed_off_at = NULL WHERE id = \(id.rawValue)
+            handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
           """, logger: self.logger)
         try await self.setLane(lane, pausedBecause: reason, on: connection)
       case .deadLetter(let reason, let response):
@@ -183,20 +189,21 @@ package final class PostgresOutboxStore: OutboxStore {
           """
           UPDATE \(unescaped: item) SET state = 'deadLetter', updated_at = \(now), reason = \(reason),
             response_status = \(response?.status.code), response_headers = \(response.map { FieldCoding.encode($0.headerFields) }),
-            response_body = \(response?.body), result_handled = false, handed_off_at = NULL WHERE id = \(id.rawValue)
+            response_body = \(response?.body), result_handled = false, handed_off_at = NULL
+            WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
           """, logger: self.logger)
       }
       return RecordResult()
     }
   }
 
-  /// Renews this worker's lease on `lane`, in the transaction that records an attempt; throws when the lane is no
-  /// longer this worker's (its lease ended and another worker took it), so that nothing is recorded.
+  /// Renews this worker's lease on `lane` in the transaction that records an attempt, and locks the lane's row; throws
+  /// when another worker holds the lane (this worker's lease ended and it was taken), so that nothing is recorded.
   func fence(_ lane: String, on connection: PostgresConnection) async throws {
     let rows = try await connection.checkedQuery(
       """
-      UPDATE \(unescaped: names.lane) SET lease_until = clock_timestamp() + make_interval(secs => \(leaseSeconds))
-      WHERE name = \(lane) AND holder = \(worker) RETURNING 1
+      UPDATE \(unescaped: names.lane) AS l SET lease_until = \(unescaped: renewedLease)
+      WHERE l.name = \(lane) AND \(unescaped: mayTake) RETURNING 1
       """, logger: logger)
     for try await _ in rows { return }
     throw lostLease(lane)
@@ -219,13 +226,14 @@ package final class PostgresOutboxStore: OutboxStore {
     let rows = try await connection.checkedQuery(
       """
       WITH fence AS (
-        UPDATE \(unescaped: names.lane) SET lease_until = clock_timestamp() + make_interval(secs => \(leaseSeconds))
-        WHERE name = \(lane) AND holder = \(worker) RETURNING 1)
+        UPDATE \(unescaped: names.lane) AS l SET lease_until = \(unescaped: renewedLease)
+        WHERE l.name = \(lane) AND \(unescaped: mayTake) RETURNING 1)
       UPDATE \(unescaped: names.item) SET state = 'delivered', updated_at = \(date.timeIntervalSince1970),
         reason = NULL, response_status = \(response.status.code),
         response_headers = \(FieldCoding.encode(response.headerFields)), response_body = \(response.body),
         body = NULL, result_handled = false, handed_off_at = NULL
-      WHERE id = \(id.rawValue) AND EXISTS (SELECT 1 FROM fence) RETURNING 1
+      WHERE id = \(id.rawValue) AND state IN ('pending', 'sending') AND EXISTS (SELECT 1 FROM fence)
+      RETURNING 1
       """, logger: logger)
     var recorded = false
     for try await _ in rows { recorded = true }
@@ -275,16 +283,19 @@ package final class PostgresOutboxStore: OutboxStore {
     return RecordResult(failures: failures, changedDependants: !dependants.isEmpty)
   }
 
-  /// Marks `candidate`, just read in this transaction by the lane's holder, sending: only its body is read again.
+  /// Marks `candidate`, just read in this transaction by the lane's holder, sending, unless another process changed
+  /// it meanwhile (cancelled it); the item is read again as the update left it (an edit may have changed its key).
   func markSending(_ candidate: Candidate, on connection: PostgresConnection) async throws -> Claim? {
     let rows = try await connection.checkedQuery(
       """
       UPDATE \(unescaped: names.item) SET state = 'sending', attempts = attempts + 1
-      WHERE id = \(candidate.item.id.rawValue) RETURNING body, body_digest
+      WHERE id = \(candidate.item.id.rawValue) AND state IN ('pending', 'sending')
+      RETURNING \(unescaped: Self.itemColumns), body, body_digest
       """, logger: logger)
     for try await row in rows {
-      let item = candidate.item.sending()
-      return (item, try Self.request(of: item, row.makeRandomAccess(), from: 0))
+      let columns = row.makeRandomAccess()
+      let item = try Self.item(columns)
+      return (item, try Self.request(of: item, columns, from: Self.columnCount))
     }
     return nil
   }
@@ -317,7 +328,7 @@ package final class PostgresOutboxStore: OutboxStore {
         WITH released AS (
           UPDATE \(unescaped: self.names.lane) SET holder = NULL, lease_until = NULL
           WHERE name = \(lane) AND holder = \(self.worker) RETURNING name)
-        SELECT pg_notify(\(self.names.channel), name) FROM released
+        SELECT pg_notify(\(self.names.channel), '') FROM released
         """, logger: self.logger)
     }
   }
@@ -368,7 +379,7 @@ package final class PostgresOutboxStore: OutboxStore {
 
   package func setLane(_ lane: String, pausedBecause reason: String?) async throws {
     try await run { connection in try await self.setLane(lane, pausedBecause: reason, on: connection) }
-    if reason == nil { await notify(lane) }
+    if reason == nil { await notify() }
   }
 
   func setLane(_ lane: String, pausedBecause reason: String?, on connection: PostgresConnection) async throws {
@@ -379,29 +390,10 @@ package final class PostgresOutboxStore: OutboxStore {
       """, logger: logger)
   }
 
-  package func quarantine(unless known: Set<KindVersion>) async throws -> [(OutboxItem.ID, String)] {
-    try await transaction { connection in
-      let rows = try await connection.checkedQuery(
-        """
-        SELECT id, kind, kind_version FROM \(unescaped: self.names.item) WHERE state IN ('pending', 'sending')
-        """, logger: self.logger)
-      var unknown: [(Int64, KindVersion)] = []
-      for try await (id, kind, version) in rows.decode((Int64, String, Int).self) {
-        let kindVersion = KindVersion(kind: kind, version: version)
-        if !known.contains(kindVersion) { unknown.append((id, kindVersion)) }
-      }
-      var quarantined: [(OutboxItem.ID, String)] = []
-      for (id, kind) in unknown {
-        let reason = "this app does not register the kind \"\(kind.kind)\" at version \(kind.version)"
-        try await connection.checkedQuery(
-          """
-          UPDATE \(unescaped: self.names.item) SET state = 'quarantined', reason = \(reason) WHERE id = \(id)
-          """, logger: self.logger)
-        quarantined.append((OutboxItem.ID(rawValue: id), reason))
-      }
-      return quarantined
-    }
-  }
+  /// Nothing is quarantined in a fleet: while a new version rolls out, a worker of the older one would quarantine
+  /// the newer kinds that the other workers send. An item is stored as HTTP, so a worker that does not know its kind
+  /// sends it as stored; its result goes to a worker that registered a handler for the kind.
+  package func quarantine(unless known: Set<KindVersion>) async throws -> [(OutboxItem.ID, String)] { [] }
 
   package func restartRetention(_ id: OutboxItem.ID, at date: Date) async throws {
     _ = try await changes(
@@ -455,9 +447,9 @@ package final class PostgresOutboxStore: OutboxStore {
   }
 
   /// Sends a `NOTIFY` on the outbox's channel: idle workers look again.
-  func notify(_ lane: String) async {
+  func notify() async {
     _ = try? await run { connection in
-      try await connection.checkedQuery("SELECT pg_notify(\(self.names.channel), \(lane))", logger: self.logger)
+      try await connection.checkedQuery("SELECT pg_notify(\(self.names.channel), '')", logger: self.logger)
     }
   }
 
@@ -486,32 +478,37 @@ package final class PostgresOutboxStore: OutboxStore {
     let limit = operationLimit
     return try await withCheckedThrowingContinuation { continuation in
       let settled = NIOLockedValueBox(false)
-      let settle: @Sendable (Result<T, any Error>) -> Bool = { result in
+      let settle: @Sendable (Result<T, any Error>) -> Void = { result in
         guard
           settled.withLockedValue({ done in
             defer { done = true }; return !done
           })
-        else { return false }
+        else { return }
         continuation.resume(with: result.mapError { PostgresOutboxErrors.typed($0, names: names) })
-        return true
       }
-      let timer = Task {
-        try? await Task.sleep(for: limit)
-        guard !Task.isCancelled else { return }
-        _ = settle(
-          .failure(
-            OutboxError(
-              .storeUnreachable, "PostgreSQL did not finish an operation of the outbox within \(limit)")))
-      }
-      Task {
+      let timer = NIOLockedValueBox<Task<Void, Never>?>(nil)
+      let running = Task {
         let result: Result<T, any Error>
         do {
           result = .success(try await work())
         } catch {
           result = .failure(error)
         }
-        timer.cancel()
-        _ = settle(result)
+        timer.withLockedValue { $0?.cancel() }
+        settle(result)
+      }
+      timer.withLockedValue {
+        $0 = Task {
+          try? await Task.sleep(for: limit)
+          guard !Task.isCancelled else { return }
+          // A wait for one of the pool's connections ends with the cancellation; a statement ends earlier, by the
+          // session's statement_timeout (see `Outbox(client:postgres:options:configuration:)`).
+          running.cancel()
+          settle(
+            .failure(
+              OutboxError(
+                .storeUnreachable, "PostgreSQL did not finish an operation of the outbox within \(limit)")))
+        }
       }
     }
   }

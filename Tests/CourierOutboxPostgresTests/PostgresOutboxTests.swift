@@ -149,6 +149,30 @@ func fastConfiguration() -> Outbox.Configuration {
     }
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test func anItemPastItsDeadlineInALaneNoOneHoldsBecomesADeadLetter() async throws {
+    try await withPostgres { server, postgres in
+      let api = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!)
+      let options = PostgresOutboxOptions(tableName: "deadline")
+      let producer = try await Outbox(
+        client: api, postgres: server.configuration(), options: options, configuration: fastConfiguration())
+      let id = try await postgres.withTransaction(logger: logger) { connection in
+        try await producer.enqueue(
+          Endpoint<Data>.post("/posts", body: FleetPost(title: "late")), lane: "late",
+          constraints: OutboxConstraints(giveUpAfter: Date().addingTimeInterval(-1)), on: connection)
+      }
+      // The worker finds it past its deadline before any worker claimed its lane.
+      let worker = try await Outbox(
+        client: api, postgres: server.configuration(), options: options, configuration: fastConfiguration())
+      await worker.start()
+      try await waitUntil("the item became a dead letter", within: 10) {
+        try await worker.items(in: [.deadLetter]).map(\.id) == [id]
+      }
+      #expect(try await worker.items().first?.reason?.contains("deadline") == true)
+      await worker.stop()
+    }
+  }
+
   @Test func aWorkerWhoseLeaseEndedAndWasTakenRecordsNothing() async throws {
     try await withPostgres { server, _ in
       let api = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!)
