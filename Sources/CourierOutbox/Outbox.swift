@@ -431,7 +431,8 @@ public actor Outbox {
   }
 
   func checkRoom(for bytes: Int) async throws {
-    let held = try await waitingTotals().bytes
+    // A shared store keeps no totals in memory: only its bytes are read.
+    let held = store.isShared ? try await store.waitingBytes() : try await waitingTotals().bytes
     guard held + bytes <= configuration.maxQueuedBytes else {
       throw OutboxError(
         .limitReached,

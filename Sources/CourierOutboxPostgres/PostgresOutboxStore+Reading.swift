@@ -7,13 +7,20 @@ import PostgresNIO
 // the outbox's types.
 extension PostgresOutboxStore {
   package func laneHeads(excluding busyLanes: Set<String>) async throws -> [Candidate] {
+    // The lanes with waiting items are found by skipping through the waiting items' index from one lane to the next
+    // (one index descent a lane), not by reading every lane row: a service may use a lane per order, and lanes stay.
     // Lanes another worker holds are left out; each worker walks the free lanes in an order of its own, so that the
     // workers of a fleet do not all reach for the same lanes first.
     let query: PostgresQuery = """
-      SELECT \(unescaped: Self.itemColumnsOfI), d.state FROM \(unescaped: names.lane) l
-      JOIN LATERAL (
-        SELECT * FROM \(unescaped: names.item) WHERE lane = l.name AND state IN ('pending', 'sending')
-        ORDER BY id LIMIT 1) i ON true
+      WITH RECURSIVE heads (lane, id) AS (
+        (SELECT lane, id FROM \(unescaped: names.item) WHERE state IN ('pending', 'sending') ORDER BY lane, id LIMIT 1)
+        UNION ALL
+        SELECT next.lane, next.id FROM heads, LATERAL (
+          SELECT lane, id FROM \(unescaped: names.item)
+          WHERE state IN ('pending', 'sending') AND lane > heads.lane ORDER BY lane, id LIMIT 1) next)
+      SELECT \(unescaped: Self.itemColumnsOfI), d.state FROM heads
+      JOIN \(unescaped: names.item) i ON i.id = heads.id
+      JOIN \(unescaped: names.lane) l ON l.name = heads.lane
       LEFT JOIN \(unescaped: names.item) d ON d.id = i.after_id
       WHERE l.paused_reason IS NULL
         AND \(unescaped: mayTake)
