@@ -45,8 +45,9 @@ final class PostgresServer: Sendable {
     }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-pg-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let port = try ClosedPort().port
-    let server = PostgresServer(folder: folder, port: port, binaries: binaries)
+    // Below the ephemeral range (32768 and up), so that no outgoing connection of a parallel test holds the port; a
+    // port another cluster took meanwhile makes the start fail, and another is tried.
+    var server = PostgresServer(folder: folder, port: Int.random(in: 20_000..<32_000), binaries: binaries)
     try Data(server.password.utf8).write(to: folder.appendingPathComponent("password"))
     if getuid() == 0 {
       // initdb refuses to run as root: the cluster belongs to the postgres user.
@@ -58,7 +59,16 @@ final class PostgresServer: Sendable {
         "-D", server.data, "-U", server.user, "--pwfile=\(folder.appendingPathComponent("password").path)",
         "--auth-host=scram-sha-256", "--auth-local=trust", "-E", "UTF8", "--no-sync",
       ])
-    try await server.startServer()
+    for attempt in 1...5 {
+      do {
+        try await server.startServer()
+        return server
+      } catch {
+        let log = (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+        guard attempt < 5 else { throw Missing(description: "\(error); the server's log: \(log.suffix(2_000))") }
+        server = PostgresServer(folder: folder, port: Int.random(in: 20_000..<32_000), binaries: binaries)
+      }
+    }
     return server
   }
 
