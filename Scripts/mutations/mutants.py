@@ -128,14 +128,14 @@ MUTANTS = [
     },
     {
         "name": "a worker whose lease was taken still records its attempt (no fence)",
-        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore+Recording.swift",
         "old": "AND \\(unescaped: mayTake) RETURNING 1",
         "new": "RETURNING 1",
         "tests": "PostgresOutboxTests/aWorkerWhoseLeaseEndedAndWasTakenRecordsNothing",
     },
     {
         "name": "a record on a lane no worker holds is refused (a deadline's dead letter spins)",
-        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore+Recording.swift",
         "old": "WHERE l.name = \\(lane) AND \\(unescaped: mayTake) RETURNING 1",
         "new": "WHERE l.name = \\(lane) AND l.holder = '\\(worker)' RETURNING 1",
         "tests": "PostgresOutboxTests/anItemPastItsDeadlineInALaneNoOneHoldsBecomesADeadLetter",

@@ -79,17 +79,17 @@ extension Outbox {
     let firstLook = min(options.connectTimeout / 2, .seconds(2))
     do {
       do {
-        try await PostgresOutboxSchema.withTimeout(firstLook, migrate)
-      } catch is PostgresOutboxSchema.TimedOut {
+        try await TimeLimit.run(firstLook, migrate)
+      } catch is TimeLimit.Exceeded {
         // The pool retries quietly: one connection of the outbox's own says why it cannot connect, if it cannot.
         if let problem = await PostgresOutboxErrors.diagnose(
           postgres, names: names, within: (deadline - ContinuousClock.now) / 2, logger: logger)
         {
           throw problem
         }
-        try await PostgresOutboxSchema.withTimeout(deadline - ContinuousClock.now, migrate)
+        try await TimeLimit.run(deadline - ContinuousClock.now, migrate)
       }
-    } catch is PostgresOutboxSchema.TimedOut {
+    } catch is TimeLimit.Exceeded {
       running.cancel()
       throw PostgresOutboxErrors.unanswered(within: options.connectTimeout)
     } catch {

@@ -1,7 +1,6 @@
 import CourierOutbox
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOSSL
 import PostgresNIO
 
@@ -142,41 +141,6 @@ enum PostgresOutboxSchema {
   }
 }
 
-extension PostgresOutboxSchema {
-  struct TimedOut: Error {}
-
-  /// Runs `body`, or throws ``TimedOut`` after `limit`, without waiting for `body` to end (it is cancelled): a
-  /// statement the server does not answer must not hold the caller.
-  static func withTimeout<T: Sendable>(
-    _ limit: Duration, _ body: @escaping @Sendable () async throws -> T
-  ) async throws -> T {
-    guard limit > .zero else { throw TimedOut() }
-    return try await withCheckedThrowingContinuation { continuation in
-      let settled = NIOLockedValueBox(false)
-      let settle: @Sendable (Result<T, any Error>) -> Void = { result in
-        guard
-          settled.withLockedValue({ done in
-            defer { done = true }; return !done
-          })
-        else { return }
-        continuation.resume(with: result)
-      }
-      let running = Task {
-        do {
-          settle(.success(try await body()))
-        } catch {
-          settle(.failure(error))
-        }
-      }
-      Task {
-        try? await Task.sleep(for: limit)
-        running.cancel()
-        settle(.failure(TimedOut()))
-      }
-    }
-  }
-}
-
 /// How PostgreSQL's failures become the outbox's typed errors, each naming what to fix.
 enum PostgresOutboxErrors {
   /// No answer within `limit`.
@@ -213,12 +177,12 @@ enum PostgresOutboxErrors {
       return unanswered
     }
     do {
-      let connection = try await PostgresOutboxSchema.withTimeout(limit) {
+      let connection = try await TimeLimit.run(limit) {
         try await PostgresConnection.connect(configuration: direct, id: 1, logger: logger)
       }
       try? await connection.close()
       return nil
-    } catch is PostgresOutboxSchema.TimedOut {
+    } catch is TimeLimit.Exceeded {
       return unanswered
     } catch {
       return typed(error, names: names)

@@ -1,0 +1,185 @@
+import CourierOutbox
+import Foundation
+import HTTPTypes
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+
+// How an attempt's outcome is recorded: under the lane's lease (the fence), with the dependants' values bound and
+// the lane's next item claimed in the same transaction.
+extension PostgresOutboxStore {
+  package func recordDelivery(
+    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date,
+    claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
+  ) async throws -> (RecordResult, Claim?) {
+    try await transaction { connection in
+      let recorded = try await self.recordDelivery(response, for: id, lane: lane, at: date, on: connection)
+      guard let next = try await self.laneHead(lane, on: connection), claim(next) else { return (recorded, nil) }
+      return (recorded, try await self.markSending(next, on: connection))
+    }
+  }
+
+  package func record(
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date
+  ) async throws
+    -> RecordResult
+  {
+    let now = date.timeIntervalSince1970
+    let item = names.item
+    return try await transaction { connection in
+      if case .delivered(let response) = record {
+        return try await self.recordDelivery(response, for: id, lane: lane, at: date, on: connection)
+      }
+      try await self.fence(lane, on: connection)
+      switch record {
+      case .delivered:
+        return RecordResult()
+      case .retry(let at, let heldUntil, let reason):
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: item) SET state = 'pending', next_attempt_at = \(at.timeIntervalSince1970),
+            held_until = \(heldUntil?.timeIntervalSince1970), updated_at = \(now), reason = \(reason),
+            handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
+          """, logger: self.logger)
+      case .pauseLane(let reason):
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: item) SET state = 'pending', updated_at = \(now), reason = \(reason),
+            handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
+          """, logger: self.logger)
+        try await self.setLane(lane, pausedBecause: reason, on: connection)
+      case .deadLetter(let reason, let response):
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: item) SET state = 'deadLetter', updated_at = \(now), reason = \(reason),
+            response_status = \(response?.status.code), response_headers = \(response.map { FieldCoding.encode($0.headerFields) }),
+            response_body = \(response?.body), result_handled = false, handed_off_at = NULL
+            WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
+          """, logger: self.logger)
+      }
+      return RecordResult()
+    }
+  }
+
+  /// Renews this worker's lease on `lane` in the transaction that records an attempt, and locks the lane's row; throws
+  /// when another worker holds the lane (this worker's lease ended and it was taken), so that nothing is recorded.
+  func fence(_ lane: String, on connection: PostgresConnection) async throws {
+    let rows = try await connection.checkedQuery(
+      """
+      UPDATE \(unescaped: names.lane) AS l SET lease_until = \(unescaped: renewedLease)
+      WHERE l.name = \(lane) AND \(unescaped: mayTake) RETURNING 1
+      """, logger: logger)
+    for try await _ in rows { return }
+    throw lostLease(lane)
+  }
+
+  /// The error of a record refused because the lease ended; the lane is no longer counted as held.
+  func lostLease(_ lane: String) -> OutboxError {
+    held.withLockedValue { _ = $0.remove(lane) }
+    return OutboxError(
+      .storeFailure,
+      "This worker's lease on the lane \"\(lane)\" ended and another worker holds it: the attempt is not recorded, "
+        + "and the lane's holder sends the item again with its key")
+  }
+
+  /// Records that `id` was delivered with `response`, in the statement that renews and checks this worker's lease on
+  /// `lane`, and binds its dependants' values.
+  func recordDelivery(
+    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date, on connection: PostgresConnection
+  ) async throws -> RecordResult {
+    let rows = try await connection.checkedQuery(
+      """
+      WITH fence AS (
+        UPDATE \(unescaped: names.lane) AS l SET lease_until = \(unescaped: renewedLease)
+        WHERE l.name = \(lane) AND \(unescaped: mayTake) RETURNING 1)
+      UPDATE \(unescaped: names.item) SET state = 'delivered', updated_at = \(date.timeIntervalSince1970),
+        reason = NULL, response_status = \(response.status.code),
+        response_headers = \(FieldCoding.encode(response.headerFields)), response_body = \(response.body),
+        body = NULL, result_handled = false, handed_off_at = NULL
+      WHERE id = \(id.rawValue) AND state IN ('pending', 'sending') AND EXISTS (SELECT 1 FROM fence)
+      RETURNING 1
+      """, logger: logger)
+    var recorded = false
+    for try await _ in rows { recorded = true }
+    guard recorded else { throw lostLease(lane) }
+    // A statement of its own, not a subquery of the update: it must see a dependant whose enqueue committed while the
+    // update waited for the dependency's row (the enqueue locks it, see `answer(of:)`).
+    return try await bind(dependantsOf: id, to: response, at: date, on: connection)
+  }
+
+  /// Writes the values `response` holds into the waiting dependants of `id` that bind them; a dependant whose value
+  /// is missing becomes a dead letter.
+  func bind(
+    dependantsOf id: OutboxItem.ID, to response: RecordedResponse, at date: Date, on connection: PostgresConnection
+  ) async throws -> RecordResult {
+    let rows = try await connection.checkedQuery(
+      """
+      SELECT \(unescaped: Self.itemColumns), body, body_digest, bindings FROM \(unescaped: names.item)
+      WHERE after_id = \(id.rawValue) AND bindings IS NOT NULL AND state IN ('pending', 'sending')
+      """, logger: logger)
+    var dependants: [(StoredRequest, OutboxItem.ID, Data)] = []
+    for try await row in rows {
+      let columns = row.makeRandomAccess()
+      let item = try Self.item(columns)
+      let bindings = try columns[Self.columnCount + 2].decode(Data.self)
+      dependants.append((try Self.request(of: item, columns, from: Self.columnCount), item.id, bindings))
+    }
+    var failures: [BindingFailure] = []
+    for (request, dependant, encoded) in dependants {
+      do {
+        let bindings = try JSONDecoder().decode([OutboxBinding].self, from: encoded)
+        let bound = try OutboxBinding.apply(bindings, from: response, dependency: id, to: request)
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: names.item) SET target = \(bound.target),
+            headers = \(FieldCoding.encode(bound.headerFields)), body = \(bound.body), body_length = \(bound.bodyLength),
+            body_digest = \(bound.bodyDigest), bindings = NULL WHERE id = \(dependant.rawValue)
+          """, logger: logger)
+      } catch let error as OutboxError {
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: names.item) SET state = 'deadLetter', updated_at = \(date.timeIntervalSince1970),
+            reason = \(error.message), result_handled = false WHERE id = \(dependant.rawValue)
+          """, logger: logger)
+        failures.append(BindingFailure(id: dependant, error: error))
+      }
+    }
+    return RecordResult(failures: failures, changedDependants: !dependants.isEmpty)
+  }
+
+  /// Marks `candidate`, just read in this transaction by the lane's holder, sending, unless another process changed
+  /// it meanwhile (cancelled it); the item is read again as the update left it (an edit may have changed its key).
+  func markSending(_ candidate: Candidate, on connection: PostgresConnection) async throws -> Claim? {
+    let rows = try await connection.checkedQuery(
+      """
+      UPDATE \(unescaped: names.item) SET state = 'sending', attempts = attempts + 1
+      WHERE id = \(candidate.item.id.rawValue) AND state IN ('pending', 'sending')
+      RETURNING \(unescaped: Self.itemColumns), body, body_digest
+      """, logger: logger)
+    for try await row in rows {
+      let columns = row.makeRandomAccess()
+      let item = try Self.item(columns)
+      return (item, try Self.request(of: item, columns, from: Self.columnCount))
+    }
+    return nil
+  }
+
+  /// The recorded answer of `id`, once it was delivered.
+  static func answer(
+    of id: OutboxItem.ID, names: PostgresOutboxNames, on connection: PostgresConnection, _ logger: Logger
+  ) async throws -> RecordedResponse? {
+    // The row is locked whatever its state: a delivery recording its answer now either finished (and its answer is
+    // read here) or waits for this enqueue to commit (and then binds its values into the new item).
+    let rows = try await connection.checkedQuery(
+      """
+      SELECT state, response_status, response_headers, response_body FROM \(unescaped: names.item)
+      WHERE id = \(id.rawValue) FOR SHARE
+      """, logger: logger)
+    for try await (state, status, headers, body) in rows.decode((String, Int?, Data?, Data?).self) {
+      guard state == OutboxItem.State.delivered.rawValue, let status else { return nil }
+      return RecordedResponse(
+        status: HTTPResponse.Status(code: status), headerFields: try FieldCoding.decode(headers), body: body ?? Data())
+    }
+    return nil
+  }
+}
