@@ -26,6 +26,11 @@ LIBRARIES = ["Courier", "CourierAsyncHTTPClient", "CourierStyles", "CourierTesti
              "CourierOpenAPI", "CourierCombine", "CourierSQLiteCache", "CourierOutbox",
              "CourierOutboxPostgres", "CourierDemoServer"]
 
+# Conformances the compiler adds by itself, which come and go with the toolchain rather than with the API: every type is
+# Copyable and Escapable unless it says otherwise, a Sendable type's metatype is SendableMetatype (Swift 6.2), and a
+# trivial type is BitwiseCopyable. A baseline that listed them would change with a new Swift release.
+IMPLIED_BY_THE_TOOLCHAIN = {"Swift.Copyable", "Swift.Escapable", "Swift.SendableMetatype", "Swift.BitwiseCopyable"}
+
 
 def load_checker(root):
     spec = importlib.util.spec_from_file_location("check_availability", os.path.join(root, "Scripts",
@@ -81,6 +86,8 @@ def api_lines(checker, tool, module, build_dir, flags, work):
             protocol = relation.get("targetFallback") or relation["target"]
             if relation["target"] in paths:
                 protocol = ".".join(paths[relation["target"]])
+            if protocol in IMPLIED_BY_THE_TOOLCHAIN:
+                continue
             lines.add(f"{where} [conforms to] {protocol}")
     return sorted(lines)
 
