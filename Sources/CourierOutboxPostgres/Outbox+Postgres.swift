@@ -15,20 +15,32 @@ public struct PostgresOutboxOptions: Sendable {
   public var leaseDuration: Duration
   /// How long opening the outbox waits for PostgreSQL before it throws `OutboxError.Kind.storeUnreachable`.
   public var connectTimeout: Duration
+  /// How long one of the store's operations (a claim, a record, a read) may take before it throws
+  /// `OutboxError.Kind.storeUnreachable` and is cancelled: what it was recording is recorded again, or the item sent
+  /// again with its key. The sessions' `statement_timeout` and `lock_timeout` are set a fifth below it, so that no
+  /// statement outlives the operation that made it.
+  public var operationTimeout: Duration
   /// Where the store logs its queries and reconnections.
   public var logger: Logger
 
-  /// Tables `public.courier_outbox_*`, 30-second leases.
+  /// Tables `public.courier_outbox_*`, 30-second leases, 10 seconds to open and for each operation.
   public init(
     schema: String = "public", tableName: String = "courier_outbox", leaseDuration: Duration = .seconds(30),
-    connectTimeout: Duration = .seconds(10),
+    connectTimeout: Duration = .seconds(10), operationTimeout: Duration = .seconds(10),
     logger: Logger = Logger(label: "courier.outbox.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
   ) {
     self.schema = schema
     self.tableName = tableName
     self.leaseDuration = leaseDuration
     self.connectTimeout = connectTimeout
+    self.operationTimeout = operationTimeout
     self.logger = logger
+  }
+
+  /// The sessions' `statement_timeout` and `lock_timeout`, in milliseconds: a fifth below ``operationTimeout``.
+  var statementTimeoutMilliseconds: Int64 {
+    let (seconds, attoseconds) = operationTimeout.components
+    return max(1, (seconds * 1000 + attoseconds / 1_000_000_000_000_000) * 4 / 5)
   }
 }
 
@@ -65,8 +77,10 @@ extension Outbox {
     // The store's transactions read what committed before each statement (its binding of dependants relies on it),
     // whatever the database's default; and a statement or a lock wait ends before the store gives up on the
     // operation (PostgresOutboxStore.guarded), so that no statement outlives it.
+    let statementTimeout = "\(options.statementTimeoutMilliseconds)ms"
     poolConfiguration.options.additionalStartupParameters += [
-      ("default_transaction_isolation", "read committed"), ("statement_timeout", "8s"), ("lock_timeout", "8s"),
+      ("default_transaction_isolation", "read committed"), ("statement_timeout", statementTimeout),
+      ("lock_timeout", statementTimeout),
     ]
     let pool = PostgresClient(configuration: poolConfiguration, backgroundLogger: logger)
     let running = Task { await pool.run() }
@@ -98,7 +112,7 @@ extension Outbox {
     }
     let lease = options.leaseDuration.components
     let store = PostgresOutboxStore(
-      client: pool, running: running, names: names,
+      client: pool, running: running, names: names, operationLimit: options.operationTimeout,
       leaseSeconds: max(0.3, Double(lease.seconds) + Double(lease.attoseconds) / 1e18), logger: logger)
     self.init(client: client, store: store, configuration: configuration)
   }

@@ -13,11 +13,32 @@ extension PostgresOutboxStore {
     try await guarded { try await self.client.withConnection { connection in try await body(connection) } }
   }
 
-  /// Runs `body` in a transaction, with the store's errors typed.
+  /// Runs `body` in a transaction, with the store's errors typed. A transaction PostgreSQL chose to end for a
+  /// deadlock with another worker's (40P01) or a serialization failure (40001) rolled back whole, so it runs again,
+  /// up to three times in all, as PostgreSQL's documentation advises.
   func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
     try await guarded {
-      try await self.client.withTransaction(logger: self.logger) { connection in try await body(connection) }
+      var attempt = 1
+      while true {
+        do {
+          return try await self.client.withTransaction(logger: self.logger) { connection in try await body(connection) }
+        } catch where attempt < 3 && Self.mayRunAgain(error) {
+          self.logger.debug("The outbox's transaction ran again after \(error)")
+          attempt += 1
+        }
+      }
     }
+  }
+
+  /// Whether `error` ended a transaction that PostgreSQL rolled back whole for a conflict with another one.
+  static func mayRunAgain(_ error: any Error) -> Bool {
+    var error = error
+    if let transaction = error as? PostgresTransactionError {
+      guard let inner = transaction.closureError ?? transaction.commitError else { return false }
+      error = inner
+    }
+    guard let error = error as? PSQLError, error.code == .server else { return false }
+    return ["40P01", "40001"].contains(error.serverInfo?[.sqlState] ?? "")
   }
 
   /// Runs `work` with the store's errors typed, giving up after ``operationLimit``.

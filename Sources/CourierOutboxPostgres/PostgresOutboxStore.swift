@@ -36,16 +36,18 @@ package final class PostgresOutboxStore: OutboxStore {
   package var bodyFolder: URL? { nil }
   package var isShared: Bool { true }
 
-  /// How long one operation on the store may take before it counts as lost (see ``guarded(_:)``).
-  let operationLimit: Duration = .seconds(10)
+  /// How long one operation on the store may take before it counts as lost (see ``guarded(_:)``):
+  /// `PostgresOutboxOptions.operationTimeout`.
+  let operationLimit: Duration
   /// The pool's `run()`, ended with the store.
   let running: Task<Void, Never>
 
   init(
-    client: PostgresClient, running: Task<Void, Never>, names: PostgresOutboxNames, leaseSeconds: Double,
-    logger: Logger
+    client: PostgresClient, running: Task<Void, Never>, names: PostgresOutboxNames, operationLimit: Duration,
+    leaseSeconds: Double, logger: Logger
   ) {
     self.client = client
+    self.operationLimit = operationLimit
     self.running = running
     self.names = names
     self.worker = UUID().uuidString.lowercased()
