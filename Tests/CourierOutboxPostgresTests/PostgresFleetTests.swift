@@ -16,7 +16,8 @@ import Darwin
 
 /// Worker processes sharing one PostgreSQL outbox deliver to the demo server (which honours `Idempotency-Key`): every
 /// item applied once and in order within its lane — with four workers, with one killed by SIGKILL mid-drain, and with
-/// PostgreSQL restarted under them.
+/// PostgreSQL restarted under them. `swift test` runs them at small sizes; the soak script (`COURIER_SOAK=1`) at
+/// 10,000 items in 100 lanes and 3,000 in 30.
 @Suite(.serialized, .timeLimit(.minutes(8))) struct PostgresFleetTests {
   /// The worker executable built next to the test bundle.
   static var worker: URL? {
@@ -30,7 +31,7 @@ import Darwin
 
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func fourWorkerProcessesApplyTenThousandItemsInAHundredLanesOnceAndInOrder() async throws {
-    try await withFleet(table: "fleet", lanes: 100, perLane: 100) { fleet in
+    try await withFleet(table: "fleet", lanes: Soak.size(12, soak: 100), perLane: Soak.size(10, soak: 100)) { fleet in
       let workers = try (0..<4).map { _ in try fleet.startWorker(lease: 5) }
       for worker in workers { try await fleet.expectDrained(worker) }
       try await fleet.expectEveryItemAppliedOnceInOrder()
@@ -42,24 +43,33 @@ import Darwin
 
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aWorkerKilledMidDrainLeavesItsLanesToTheOthersAfterItsLease() async throws {
-    try await withFleet(table: "killed", lanes: 30, perLane: 100) { fleet in
-      let workers = try (0..<3).map { _ in try fleet.startWorker(lease: 1) }
-      try await fleet.waitUntilDelivered(atLeast: 600)
-      workers[0].process.kill(SIGKILL)
-      _ = await workers[0].process.wait()
+    try await withFleet(table: "killed", lanes: Soak.size(12, soak: 30), perLane: Soak.size(10, soak: 100)) { fleet in
+      // The first worker kills itself at its 20th delivery, mid-drain, its lanes held; the others start once it is
+      // dead, so every lane it held waits for its lease to end.
+      let doomed = try fleet.startWorker(lease: 1, killAfter: 20)
+      #expect(await doomed.process.wait() == .signalled(SIGKILL), "the first worker died by SIGKILL mid-drain")
+      let workers = try (0..<2).map { _ in try fleet.startWorker(lease: 1) }
       // The lanes it held were leased: the others take them once the lease ended.
-      for worker in workers.dropFirst() { try await fleet.expectDrained(worker) }
+      for worker in workers { try await fleet.expectDrained(worker) }
       try await fleet.expectEveryItemAppliedOnceInOrder()
     }
   }
 
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func postgresRestartedMidDrainWorkersReconnectAndLoseNothing() async throws {
-    try await withFleet(table: "restarted", lanes: 30, perLane: 100) { fleet in
-      let workers = try (0..<2).map { _ in try fleet.startWorker(lease: 2) }
-      try await fleet.waitUntilDelivered(atLeast: 600)
+    try await withFleet(table: "restarted", lanes: Soak.size(12, soak: 30), perLane: Soak.size(20, soak: 100)) {
+      fleet in
+      // The workers reach the demo server through a link the test takes down, so that the drain cannot end before
+      // PostgreSQL is restarted under it, however fast or slow the machine is.
+      let link = try FlappingProxy(to: try #require(fleet.baseURL.port))
+      defer { link.stop() }
+      let workers = try (0..<2).map { _ in try fleet.startWorker(lease: 2, baseURL: link.baseURL) }
+      try await fleet.waitUntilDelivered(atLeast: fleet.lanes * fleet.perLane / 10)
+      link.setDown(true)
       // Stopped as a crash would stop it: every connection cut at once, mid-query.
       try await fleet.server.restart(after: .milliseconds(500), mode: "immediate")
+      #expect(try await fleet.delivered() < fleet.lanes * fleet.perLane, "PostgreSQL restarted mid-drain")
+      link.setDown(false)
       for worker in workers { try await fleet.expectDrained(worker) }
       try await fleet.expectEveryItemAppliedOnceInOrder()
     }
@@ -82,24 +92,28 @@ struct Fleet {
   let perLane: Int
   let folder: URL
 
-  func startWorker(lease: Double) throws -> Worker {
+  /// Starts a worker process; with `killAfter`, it kills itself with SIGKILL at that delivery.
+  func startWorker(lease: Double, killAfter: Int? = nil, baseURL: URL? = nil) throws -> Worker {
     let program = try #require(PostgresFleetTests.worker, "CourierOutboxPostgresWorker is built with the tests")
     let log = folder.appendingPathComponent("worker-\(UUID().uuidString).log")
     let descriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     defer { close(descriptor) }
     let process = try ChildProcess.start(
-      program.path, server.workerArguments + [table, "\(lease)", baseURL.absoluteString], output: descriptor)
+      program.path,
+      server.workerArguments + [table, "\(lease)", (baseURL ?? self.baseURL).absoluteString]
+        + (killAfter.map { ["\($0)"] } ?? []),
+      output: descriptor)
     return Worker(process: process, log: log)
   }
 
   /// Waits for `worker` to say it found nothing left, and to exit.
   func expectDrained(_ worker: Worker) async throws {
-    let watchdog = Task {
-      try await Task.sleep(for: .seconds(240))
+    // Never killed on a timer: only the suite's time limit, by cancelling the test, ends a worker that hangs.
+    let end = await withTaskCancellationHandler {
+      await worker.process.wait()
+    } onCancel: {
       worker.process.kill(SIGKILL)
     }
-    let end = await worker.process.wait()
-    watchdog.cancel()
     let output = (try? String(contentsOf: worker.log, encoding: .utf8)) ?? ""
     #expect(end == .exited(0), "the worker ended with \(end): \(output)")
     #expect(output.contains("drained"), "the worker drained: \(output)")
@@ -179,7 +193,7 @@ func withFleet(table: String, lanes: Int, perLane: Int, _ body: (Fleet) async th
       // The producer: another instance of the service that enqueues within its transactions and never starts.
       let producer = try await Outbox(
         client: APIClient(baseURL: baseURL), postgres: server.configuration(),
-        options: PostgresOutboxOptions(tableName: table), configuration: fastConfiguration())
+        options: testOptions(table), configuration: fastConfiguration())
       for n in 0..<perLane {
         try await postgres.withTransaction(logger: logger) { connection in
           for lane in 0..<lanes {

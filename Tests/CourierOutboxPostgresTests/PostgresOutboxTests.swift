@@ -17,6 +17,12 @@ struct FleetPost: Codable, Sendable {
 
 let logger = Logger(label: "courier.outbox.postgres.tests", factory: { _ in SwiftLogNoOpLogHandler() })
 
+/// The tables `tableName`, with time limits that a busy machine never meets: only a test of the limits sets them.
+func testOptions(_ tableName: String, lease: Duration = .seconds(30)) -> PostgresOutboxOptions {
+  PostgresOutboxOptions(
+    tableName: tableName, leaseDuration: lease, connectTimeout: .seconds(90), operationTimeout: .seconds(90))
+}
+
 /// An online configuration with short backoffs.
 func fastConfiguration() -> Outbox.Configuration {
   var configuration = Outbox.Configuration()
@@ -36,7 +42,7 @@ func fastConfiguration() -> Outbox.Configuration {
     try await withPostgres { server, postgres in
       let client = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!)
       let outbox = try await Outbox(
-        client: client, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "rollback"),
+        client: client, postgres: server.configuration(), options: testOptions("rollback"),
         configuration: fastConfiguration())
       try await postgres.query("CREATE TABLE orders (id INTEGER PRIMARY KEY, state TEXT NOT NULL)", logger: logger)
       struct Abandoned: Error {}
@@ -73,7 +79,7 @@ func fastConfiguration() -> Outbox.Configuration {
         let client = APIClient(baseURL: baseURL) { $0.transport = AsyncHTTPClientTransport() }
         // Leases of a minute: the worker's own look for ended leases comes every 20 s, so only the NOTIFY can wake it
         // within the few seconds this test waits.
-        let options = PostgresOutboxOptions(tableName: "notify", leaseDuration: .seconds(60))
+        let options = testOptions("notify", lease: .seconds(60))
         let worker = try await Outbox(
           client: client, postgres: server.configuration(), options: options, configuration: fastConfiguration())
         await worker.start()
@@ -81,7 +87,14 @@ func fastConfiguration() -> Outbox.Configuration {
         // Another instance of the service enqueues, without starting a worker of its own.
         let producer = try await Outbox(
           client: client, postgres: server.configuration(), options: options, configuration: fastConfiguration())
-        try await Task.sleep(for: .milliseconds(300))
+        // The worker listens on a connection of its own once started: an enqueue before its LISTEN would wait for
+        // the lease keeper's look.
+        try await waitUntil("the worker listens") {
+          let listening = try await postgres.query(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'", logger: logger)
+          for try await count in listening.decode(Int64.self) { return count > 0 }
+          return false
+        }
         let id = try await postgres.withTransaction(logger: logger) { connection in
           try await producer.enqueue(
             Endpoint<Data>.post("/posts", body: FleetPost(title: "woken")), lane: "notify", on: connection)
@@ -102,7 +115,7 @@ func fastConfiguration() -> Outbox.Configuration {
       try await withDemoServer { baseURL in
         let client = APIClient(baseURL: baseURL) { $0.transport = AsyncHTTPClientTransport() }
         let outbox = try await Outbox(
-          client: client, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "logic"),
+          client: client, postgres: server.configuration(), options: testOptions("logic"),
           configuration: fastConfiguration())
         // An empty title is refused with 422: a dead letter, which does not hold back the other lane, and whose
         // dependant is cancelled with it.
@@ -153,7 +166,7 @@ func fastConfiguration() -> Outbox.Configuration {
   @Test func anItemPastItsDeadlineInALaneNoOneHoldsBecomesADeadLetter() async throws {
     try await withPostgres { server, postgres in
       let api = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!)
-      let options = PostgresOutboxOptions(tableName: "deadline")
+      let options = testOptions("deadline")
       let producer = try await Outbox(
         client: api, postgres: server.configuration(), options: options, configuration: fastConfiguration())
       let id = try await postgres.withTransaction(logger: logger) { connection in
@@ -174,9 +187,10 @@ func fastConfiguration() -> Outbox.Configuration {
   }
 
   @Test func aWorkerWhoseLeaseEndedAndWasTakenRecordsNothing() async throws {
-    try await withPostgres { server, _ in
+    try await withPostgres { server, postgres in
       let api = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!)
-      let options = PostgresOutboxOptions(tableName: "fenced", leaseDuration: .milliseconds(300))
+      // Leases that outlive the test: the first worker's lease ends only when the test ends it.
+      let options = testOptions("fenced", lease: .seconds(600))
       let first = try #require(
         try await Outbox(client: api, postgres: server.configuration(), options: options).store as? PostgresOutboxStore)
       let second = try #require(
@@ -189,7 +203,7 @@ func fastConfiguration() -> Outbox.Configuration {
       _ = try await first.markSending(id)
       // While the first worker's lease runs, the lane is not the second's to take.
       await #expect(throws: OutboxError.self) { try await second.markSending(id) }
-      try await Task.sleep(for: .milliseconds(600))
+      try await postgres.query("UPDATE fenced_lane SET lease_until = now() - interval '1 second'", logger: logger)
       let taken = try await second.markSending(id)
       #expect(taken.item.attempts == 2)
       let answer = RecordedResponse(status: .created, headerFields: [:], body: Data())
@@ -224,30 +238,32 @@ func fastConfiguration() -> Outbox.Configuration {
       // A schema that does not exist.
       let missing = await #expect(throws: OutboxError.self) {
         try await Outbox(
-          client: api, postgres: server.configuration(), options: PostgresOutboxOptions(schema: "billing"))
+          client: api, postgres: server.configuration(),
+          options: PostgresOutboxOptions(schema: "billing", connectTimeout: .seconds(60)))
       }
       #expect(missing?.kind == .storeNotFound)
       #expect(missing?.message.contains("CREATE SCHEMA billing") == true)
       // A name that is not a plain identifier is never written into a statement.
       let invalid = await #expect(throws: OutboxError.self) {
         try await Outbox(
-          client: api, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "x\"; DROP"))
+          client: api, postgres: server.configuration(),
+          options: PostgresOutboxOptions(tableName: "x\"; DROP", connectTimeout: .seconds(60)))
       }
       #expect(invalid?.kind == .invalidRequest)
       // Tables migrated by a newer version are left as they are.
       _ = try await Outbox(
-        client: api, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "future"))
+        client: api, postgres: server.configuration(), options: testOptions("future"))
       try await postgres.query("INSERT INTO future_version (version) VALUES (99)", logger: logger)
       let newer = await #expect(throws: OutboxError.self) {
         try await Outbox(
-          client: api, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "future"))
+          client: api, postgres: server.configuration(), options: testOptions("future"))
       }
       #expect(newer?.kind == .newerSchema)
       // Opening again is a no-op: the migration ran once.
       _ = try await Outbox(
-        client: api, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "again"))
+        client: api, postgres: server.configuration(), options: testOptions("again"))
       _ = try await Outbox(
-        client: api, postgres: server.configuration(), options: PostgresOutboxOptions(tableName: "again"))
+        client: api, postgres: server.configuration(), options: testOptions("again"))
       var versions: [Int] = []
       for try await version in try await postgres.query("SELECT version FROM again_version", logger: logger)
         .decode(Int.self)
@@ -265,7 +281,7 @@ func fastConfiguration() -> Outbox.Configuration {
   ) async throws {
     let error = await #expect(throws: OutboxError.self) {
       try await Outbox(
-        client: api, postgres: configuration, options: PostgresOutboxOptions(connectTimeout: .seconds(5)))
+        client: api, postgres: configuration, options: PostgresOutboxOptions(connectTimeout: .seconds(60)))
     }
     #expect(error?.kind == kind, "\(String(describing: error))")
     #expect(error?.message.contains(fix) == true, "\(String(describing: error))")

@@ -107,10 +107,13 @@ final class PostgresServer: Sendable {
     guard status == 0 else { throw Missing(description: "\(name) failed (\(status)): \(output)") }
   }
 
+  /// A client configuration for this server, whose connections a busy machine never times out.
   func configuration(password: String? = nil, database: String? = nil) -> PostgresClient.Configuration {
-    PostgresClient.Configuration(
+    var configuration = PostgresClient.Configuration(
       host: "127.0.0.1", port: port, username: user, password: password ?? self.password,
       database: database ?? self.database, tls: .disable)
+    configuration.options.connectTimeout = .seconds(90)
+    return configuration
   }
 
   /// The worker program's arguments for this server, before the table, lease and base URL.

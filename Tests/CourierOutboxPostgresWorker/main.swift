@@ -2,7 +2,10 @@
 // prints `drained`, and exits. The fleet tests run several at once, kill one with SIGKILL, and restart PostgreSQL
 // under them.
 //
-//   CourierOutboxPostgresWorker <host> <port> <user> <password> <database> <table> <lease seconds> <base URL>
+//   CourierOutboxPostgresWorker <host> <port> <user> <password> <database> <table> <lease seconds> <base URL> [<n>]
+//
+// With <n>, the worker kills itself with SIGKILL once it has seen its n-th delivery: a death mid-drain, at a moment
+// chosen by the test rather than by a race with the clock.
 import Courier
 import CourierAsyncHTTPClient
 import CourierOutbox
@@ -16,19 +19,23 @@ func say(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 9, let port = Int(arguments[2]), let lease = Double(arguments[7]),
-  let baseURL = URL(string: arguments[8])
+let killAfter = arguments.count == 10 ? Int(arguments[9]) : nil
+guard arguments.count == 9 || (arguments.count == 10 && killAfter != nil), let port = Int(arguments[2]),
+  let lease = Double(arguments[7]), let baseURL = URL(string: arguments[8])
 else {
   FileHandle.standardError.write(
     Data(
       ("usage: CourierOutboxPostgresWorker <host> <port> <user> <password> <database> <table> <lease seconds> "
-        + "<base URL>\n").utf8))
+        + "<base URL> [<deliveries before SIGKILL>]\n").utf8))
   exit(2)
 }
 
-let postgres = PostgresClient.Configuration(
+var postgres = PostgresClient.Configuration(
   host: arguments[1], port: port, username: arguments[3], password: arguments[4], database: arguments[5],
   tls: .disable)
+// A busy machine may take long to open: the opening's limits are never met here. The operations keep the default
+// limit, which is how a worker gets past a query PostgresNIO leaves unanswered when PostgreSQL restarts under it.
+postgres.options.connectTimeout = .seconds(90)
 
 var configuration = Outbox.Configuration()
 configuration.monitor = .constant(NetworkPath(isOnline: true))
@@ -50,12 +57,19 @@ do {
   let outbox = try await Outbox(
     client: client, postgres: postgres,
     options: PostgresOutboxOptions(
-      tableName: arguments[6], leaseDuration: .milliseconds(Int(lease * 1000)), logger: logger),
+      tableName: arguments[6], leaseDuration: .milliseconds(Int(lease * 1000)), connectTimeout: .seconds(90),
+      logger: logger),
     configuration: configuration)
-  if tracing {
+  if tracing || killAfter != nil {
     let events = await outbox.events()
     Task {
-      for await event in events { logger.debug("event \(event)") }
+      var delivered = 0
+      for await event in events {
+        logger.debug("event \(event)")
+        guard case .delivered = event, let killAfter else { continue }
+        delivered += 1
+        if delivered == killAfter { kill(getpid(), SIGKILL) }
+      }
     }
   }
   await outbox.start()
