@@ -69,7 +69,7 @@ struct PublisherTests {
   func deferredUntilSubscribed() async throws {
     try await withDemoServer(.urlSession) { client, _ in
       let publisher = client.publisher(for: Endpoint<CountedHits>.get("/counted/combine"))
-      try await pause(milliseconds: 200)
+      try await Task.sleep(for: .milliseconds(200))
       let hitsBefore = try await client.value(Endpoint<CountedHits>.get("/counted/combine/hits"))
       #expect(hitsBefore.hits == 0)
 
@@ -99,20 +99,20 @@ struct PublisherTests {
         } receiveValue: { _ in
           delivered.withLock { $0.append("value") }
         }
-      try await pause(milliseconds: 200)
+      try await Task.sleep(for: .milliseconds(200))
       #expect(finished.withLock { $0.isEmpty }, "the request is in flight")
 
       let stopwatch = Stopwatch()
       cancellable.cancel()
       while finished.withLock({ $0.isEmpty }), stopwatch.elapsed < 40 {
-        try await pause(milliseconds: 10)
+        try await Task.sleep(for: .milliseconds(10))
       }
       // Far below the server's 30 s, with room for a test process starved by hundreds of parallel tests.
       #expect(stopwatch.elapsed < 20, "the call ended soon after the cancellation, not after the server's 30 s")
       let errors = finished.withLock { $0 }
       #expect(errors.count == 1)
       #expect(errors.first??.isCancellation == true)
-      try await pause(milliseconds: 50)
+      try await Task.sleep(for: .milliseconds(50))
       #expect(delivered.withLock { $0 }.isEmpty, "a cancelled subscriber receives nothing")
     }
   }

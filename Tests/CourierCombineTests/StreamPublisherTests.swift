@@ -51,11 +51,11 @@ final class ReluctantSubscriber: Subscriber, @unchecked Sendable {
     for value in 1...3 { continuation.yield(value) }
     let subscriber = ReluctantSubscriber()
     StreamPublisher(stream).subscribe(subscriber)
-    try await pause(milliseconds: 50)
+    try await Task.sleep(for: .milliseconds(50))
     #expect(subscriber.values.withLock { $0 }.isEmpty, "nothing before a demand")
     subscriber.request(.max(1))
     try await waitUntil("one value") { subscriber.values.withLock { $0.count } == 1 }
-    try await pause(milliseconds: 50)
+    try await Task.sleep(for: .milliseconds(50))
     #expect(subscriber.values.withLock { $0 } == [1], "one value for a demand of one")
     subscriber.request(.max(5))
     try await waitUntil("the rest") { subscriber.values.withLock { $0.count } == 3 }

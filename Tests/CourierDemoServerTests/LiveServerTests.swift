@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 
 /// Tests that run real servers on 127.0.0.1 and talk to them over sockets.
-@Suite struct LiveServerTests {
+@Suite(.timeLimit(.minutes(2))) struct LiveServerTests {
   /// Sends one request with a fresh URLSession and returns status and body.
   @available(macOS 14, iOS 17, tvOS 17, *)
   static func fetch(
@@ -100,10 +100,8 @@ import FoundationNetworking
     let slowURL = try #require(URL(string: url.absoluteString + "?ms=30000"))
     let request = Task { try await Self.fetch(slowURL) }
     try await Task.sleep(for: .milliseconds(300))
-    let clock = ContinuousClock()
-    let start = clock.now
     await server.stop()
-    #expect(clock.now - start < .seconds(15))
+    // A stop that waited for the slow request would have let it end after 30 s with 200.
     let outcome = await request.result
     if case .success(let response) = outcome {
       #expect(response.status != 200)
@@ -115,13 +113,11 @@ import FoundationNetworking
     let task = Task { try await TestSupport.server().run(port: 0) }
     try await Task.sleep(for: .milliseconds(200))
     task.cancel()
-    let clock = ContinuousClock()
-    let start = clock.now
     // Cancelled while still starting (a loaded machine), `run` throws CancellationError; once running, it ends cleanly.
+    // A `run` that ignored the cancellation would never end: the suite's time limit fails it.
     if case .failure(let error) = await task.result {
       #expect(error is CancellationError)
     }
-    #expect(clock.now - start < .seconds(15))
   }
 
   @available(macOS 14, iOS 17, tvOS 17, *)

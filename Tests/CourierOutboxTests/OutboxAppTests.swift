@@ -16,14 +16,11 @@ import Testing
     center: NotificationCenter = NotificationCenter(), clock: TestDelayClock = TestDelayClock(),
     _ configure: (inout Outbox.Configuration) -> Void = { _ in }
   ) throws -> Outbox {
-    let client = APIClient.testing(baseURL: base, transport: transport)
-    var configuration = Outbox.Configuration()
-    configuration.monitor = network.monitor
-    configuration.clock = clock
-    configuration.random = { 0.5 }
-    configuration.notificationCenter = center
-    configure(&configuration)
-    return try Outbox(client: client, path: path, configuration: configuration)
+    try testOutbox(APIClient.testing(baseURL: base, transport: transport), network: network, path: path) {
+      $0.clock = clock
+      $0.notificationCenter = center
+      configure(&$0)
+    }
   }
 
   @Test func comingBackToTheForegroundSendsWhatWaitsOutABackoffButNotWhatTheServerHeldBack() async throws {
@@ -42,20 +39,20 @@ import Testing
     let stopwatch = Stopwatch()
     while try await outbox.items().contains(where: { $0.state != .pending || $0.attempts != 1 }) {
       guard stopwatch.elapsed < 20 else { throw WaitTimedOut(what: "the first attempts to fail", seconds: 20) }
-      try await pause(milliseconds: 5)
+      try await Task.sleep(for: .milliseconds(5))
     }
-    try await pause(milliseconds: 100)
+    try await Task.sleep(for: .milliseconds(100))
     #expect(transport.requests.count == 2, "the items wait out their backoff")
     center.post(name: Notification.Name("UIApplicationWillEnterForegroundNotification"), object: nil)
     try await waitUntil("the backoff is skipped") { transport.requests.count == 3 }
-    try await pause(milliseconds: 100)
+    try await Task.sleep(for: .milliseconds(100))
     let items = try await outbox.items()
     #expect(items.first { $0.id == post }?.state == .delivered)
     #expect(items.first { $0.id == later }?.state == .pending, "the server's Retry-After is kept")
     #expect(transport.requests.count == 3)
     // On macOS the app becoming active does the same.
     center.post(name: Notification.Name("NSApplicationDidBecomeActiveNotification"), object: nil)
-    try await pause(milliseconds: 100)
+    try await Task.sleep(for: .milliseconds(100))
     #expect(transport.requests.count == 3)
     clock.advance(by: 3600)
     try await outbox.waitUntilDrained()
@@ -63,7 +60,7 @@ import Testing
     // An outbox the app stopped stays stopped when the app comes back.
     await outbox.stop()
     center.post(name: Notification.Name("UIApplicationWillEnterForegroundNotification"), object: nil)
-    try await pause(milliseconds: 50)
+    try await Task.sleep(for: .milliseconds(50))
     #expect(await outbox.isRunning == false)
   }
 
@@ -84,7 +81,7 @@ import Testing
       await outbox.finishAttemptsInFlight()
       finished.withLock { $0 = true }
     }
-    try await pause(milliseconds: 100)
+    try await Task.sleep(for: .milliseconds(100))
     #expect(!finished.withLock { $0 }, "the attempt is still in flight")
     await gate.open()
     await waiting.value

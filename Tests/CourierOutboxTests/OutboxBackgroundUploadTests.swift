@@ -55,13 +55,8 @@ final class RecordingUploader: BackgroundUploader {
     let client = APIClient.testing(baseURL: base, transport: transport) {
       $0.defaultHeaders.append(HTTPField(name: .authorization, value: "Bearer fresh-token"))
     }
-    var configuration = Outbox.Configuration()
-    configuration.monitor = network.monitor
-    configuration.clock = TestDelayClock()
     // Backoffs of half their ceiling, on a clock that does not move: a retried item waits for a drain.
-    configuration.random = { 0.5 }
-    configuration.fileBodyThreshold = 1000
-    return Outbox(client: client, store: try SQLiteOutboxStore(path: path), configuration: configuration)
+    return try testOutbox(client, network: network, path: path) { $0.fileBodyThreshold = 1000 }
   }
 
   func picture(_ seed: UInt8) -> Data { Data((0..<5000).map { UInt8(truncatingIfNeeded: $0) &+ seed }) }

@@ -22,12 +22,7 @@ import Testing
   }
 
   func outbox(_ transport: StubTransport, network: SwitchedNetwork, path: String) throws -> Outbox {
-    let client = APIClient.testing(baseURL: base, transport: transport)
-    var configuration = Outbox.Configuration()
-    configuration.monitor = network.monitor
-    configuration.clock = TestDelayClock()
-    configuration.random = { 0.5 }
-    return try Outbox(client: client, path: path, configuration: configuration)
+    try testOutbox(APIClient.testing(baseURL: base, transport: transport), network: network, path: path)
   }
 
   func answer(_ body: String, headers: HTTPFields = [:]) -> RecordedResponse {

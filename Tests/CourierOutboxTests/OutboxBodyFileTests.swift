@@ -17,13 +17,9 @@ import Testing
   func outbox(
     _ transport: StubTransport, network: SwitchedNetwork, path: String, threshold: Int = 1024
   ) throws -> Outbox {
-    let client = APIClient.testing(baseURL: base, transport: transport)
-    var configuration = Outbox.Configuration()
-    configuration.monitor = network.monitor
-    configuration.clock = TestDelayClock()
-    configuration.random = { 0.5 }
-    configuration.fileBodyThreshold = threshold
-    return try Outbox(client: client, path: path, configuration: configuration)
+    try testOutbox(APIClient.testing(baseURL: base, transport: transport), network: network, path: path) {
+      $0.fileBodyThreshold = threshold
+    }
   }
 
   /// `count` bytes that say where they are, with a marker to look for in the database's bytes.

@@ -16,14 +16,23 @@ extension SwitchedNetwork {
   func set(online: Bool) { set(NetworkPath(isOnline: online)) }
 }
 
-struct Post: Codable, Equatable, Sendable {
-  var title: String
+/// An outbox for a test, stored at `path`, sending through `client` on `network`: on a clock that stands still with
+/// backoffs of half their ceiling (`random` is 0.5), unless `configure` says otherwise. Every outbox test makes its
+/// outbox here.
+func testOutbox(
+  _ client: APIClient, network: SwitchedNetwork = SwitchedNetwork(online: true), path: String,
+  _ configure: (inout Outbox.Configuration) -> Void = { _ in }
+) throws -> Outbox {
+  var configuration = Outbox.Configuration()
+  configuration.monitor = network.monitor
+  configuration.clock = TestDelayClock()
+  configuration.random = { 0.5 }
+  configure(&configuration)
+  return try Outbox(client: client, path: path, configuration: configuration)
 }
 
-/// A temporary database file, removed by the caller with its folder.
-func temporaryDatabase() throws -> (folder: URL, path: String) {
-  let folder = try temporaryDirectory()
-  return (folder, folder.appendingPathComponent("outbox.sqlite").path)
+struct Post: Codable, Equatable, Sendable {
+  var title: String
 }
 
 @Suite(.timeLimit(.minutes(1))) struct OutboxTests {
@@ -36,12 +45,7 @@ func temporaryDatabase() throws -> (folder: URL, path: String) {
     let client = APIClient.testing(baseURL: base, transport: transport) { configuration in
       configuration.defaultHeaders.append(contentsOf: headers)
     }
-    var configuration = Outbox.Configuration()
-    configuration.monitor = network.monitor
-    configuration.clock = TestDelayClock()
-    configuration.random = { 0.5 }
-    configure(&configuration)
-    return try Outbox(client: client, path: path, configuration: configuration)
+    return try testOutbox(client, network: network, path: path, configure)
   }
 
   @Test func anItemIsStoredAsHTTPWithoutCredentialsAndSentOnceWithItsKey() async throws {
@@ -138,7 +142,7 @@ func temporaryDatabase() throws -> (folder: URL, path: String) {
     try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "b")), lane: "posts")
     try await waitUntil("the 401") { transport.requests.count == 1 }
     // Paused: nothing more goes out, and both items still wait, in order.
-    try await pause(milliseconds: 100)
+    try await Task.sleep(for: .milliseconds(100))
     #expect(transport.requests.count == 1)
     #expect(try await outbox.pendingCount() == 2)
     try await outbox.resume(lane: "posts")
@@ -239,7 +243,7 @@ func temporaryDatabase() throws -> (folder: URL, path: String) {
     await current.start()
     let stopwatch = Stopwatch()
     while (try await current.items().first?.state) != .quarantined, stopwatch.elapsed < 20 {
-      try await pause(milliseconds: 10)
+      try await Task.sleep(for: .milliseconds(10))
     }
     #expect(transport.requests.isEmpty)
     #expect(try await current.items().first?.reason?.contains("version 3") == true)

@@ -13,8 +13,9 @@ import Glibc
 import Darwin
 #endif
 
-func temporaryDatabase() -> URL {
-  FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString)/cache.sqlite")
+/// A cache database in a fresh temporary folder.
+func temporaryCacheDatabase() throws -> URL {
+  URL(fileURLWithPath: try temporaryDatabase(named: "cache.sqlite").path)
 }
 
 func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: Int = 600) -> CachedResponse {
@@ -26,7 +27,7 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
 
 @Suite struct SQLiteCacheStoreTests {
   @Test func storesReadsAndSurvivesAProcessRestartInWALMode() async throws {
-    let url = temporaryDatabase()
+    let url = try temporaryCacheDatabase()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     do {
       let store = try SQLiteCacheStore(url: url)
@@ -47,11 +48,11 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
   }
 
   @Test func evictsLeastRecentlyUsedUnderTheByteLimit() async throws {
-    let url = temporaryDatabase()
+    let url = try temporaryCacheDatabase()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     let store = try SQLiteCacheStore(url: url, byteLimit: 35_000)
     for index in 1...3 { try await store.store(cached("k\(index)", bytes: 10_000)) }
-    try await pause(milliseconds: 20)
+    try await Task.sleep(for: .milliseconds(20))
     _ = try await store.entries(for: "k1")
     try await store.store(cached("k4", bytes: 10_000))
     #expect(try await store.entries(for: "k2").isEmpty, "k2 was least recently used")
@@ -63,7 +64,7 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
   /// The running total the triggers keep equals the sum of the complete entries after every kind of change,
   /// including a streamed write and a database written before the total existed.
   @Test func theRunningTotalMatchesTheStoredEntries() async throws {
-    let url = temporaryDatabase()
+    let url = try temporaryCacheDatabase()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     func summed(_ store: SQLiteCacheStore) async throws -> Int {
       try await store.pool.read { db in
@@ -96,7 +97,7 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
 
   /// Eviction reads victims from the `last_access` index instead of sorting every entry.
   @Test func evictionWalksTheAccessIndex() async throws {
-    let url = temporaryDatabase()
+    let url = try temporaryCacheDatabase()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     let store = try SQLiteCacheStore(url: url)
     let plan = try await store.pool.read { db in
@@ -109,7 +110,7 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
   }
 
   @Test func expiredEntriesAreCleanedUpAndRemoveAllEmptiesTheStore() async throws {
-    let url = temporaryDatabase()
+    let url = try temporaryCacheDatabase()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     let store = try SQLiteCacheStore(url: url)
     try await store.store(cached("short", bytes: 10, maxAge: 1))
@@ -123,7 +124,7 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
   }
 
   @Test func largeBodiesStreamInAndOutAChunkAtATime() async throws {
-    let url = temporaryDatabase()
+    let url = try temporaryCacheDatabase()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     let store = try SQLiteCacheStore(url: url, byteLimit: 200 * 1024 * 1024, chunkSize: 1024 * 1024)
     let size = 48 * 1024 * 1024
@@ -174,7 +175,7 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
 
   @Test func killDashNineDuringWritesLeavesAStoreThatOpensAndNeverServesAPartialEntry() async throws {
     let writer = try #require(Self.writer, "CourierCacheWriter is built with the tests")
-    let url = temporaryDatabase()
+    let url = try temporaryCacheDatabase()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     for round in 0..<3 {
@@ -186,7 +187,7 @@ func cached(_ key: String, bytes: Int, variant: [String: String] = [:], maxAge: 
       let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
       let ready = await offThePool { reader.availableData }
       #expect(String(decoding: ready, as: UTF8.self).contains("ready"), "round \(round)")
-      try await pause(milliseconds: 150 + round * 100)
+      try await Task.sleep(for: .milliseconds(150 + round * 100))
       process.kill(SIGKILL)
       let ended = await process.wait()
       #expect(ended == .signalled(SIGKILL))
@@ -271,7 +272,7 @@ struct UncheckedBox<T>: @unchecked Sendable {
   }
 
   @Test func rowsInTheOlderFormAreStillRead() async throws {
-    let url = temporaryDatabase()
+    let url = try temporaryCacheDatabase()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     let store = try SQLiteCacheStore(url: url)
     try await store.store(cached("https://a.test/old", bytes: 3_000, variant: ["accept": "text/plain"]))
@@ -288,7 +289,7 @@ struct UncheckedBox<T>: @unchecked Sendable {
   }
 
   @Test func multiChunkBodiesAreReadWhole() async throws {
-    let url = temporaryDatabase()
+    let url = try temporaryCacheDatabase()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     let store = try SQLiteCacheStore(url: url, chunkSize: 1024)
     for size in [0, 1, 1023, 1024, 1025, 5000] {
@@ -310,7 +311,7 @@ struct UncheckedBox<T>: @unchecked Sendable {
 
   @Test(arguments: [500, 5_000])
   func readsDuringReplacementsSeeWholeEntries(bytes: Int) async throws {
-    let url = temporaryDatabase()
+    let url = try temporaryCacheDatabase()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     let store = try SQLiteCacheStore(url: url, chunkSize: 1024)
     try await store.store(versioned("k", version: 0, bytes: bytes))
@@ -342,7 +343,7 @@ struct UncheckedBox<T>: @unchecked Sendable {
 
 @Suite(.timeLimit(.minutes(1))) struct SQLiteCacheObsTextTests {
   @Test func fieldValuesKeepTheirBytesObsTextIncluded() async throws {
-    let url = temporaryDatabase()
+    let url = try temporaryCacheDatabase()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     let etag: [UInt8] = [0x22, 0x61, 0xFC, 0x80, 0xFF, 0x22]
     var entry = cached("https://a.test/o", bytes: 10)

@@ -20,7 +20,7 @@ public struct ArrivalGate: Sendable {
     }
     gate = ClosureInterceptor { request, body, context, next in
       let stopwatch = Stopwatch()
-      while arrived.withLock({ $0 }) < expected, stopwatch.elapsed < 30 { try await pause(milliseconds: 10) }
+      while arrived.withLock({ $0 }) < expected, stopwatch.elapsed < 30 { try await Task.sleep(for: .milliseconds(10)) }
       return try await next(request, body, context)
     }
   }

@@ -27,7 +27,7 @@ public func expectTimeout<Value: Sendable>(
   let start = clock.uptime
   clock.advance(by: timeout - 0.001)
   // A call whose deadline has not passed never ends; a short real pause shows one that ended early.
-  try await pause(milliseconds: 50)
+  try await Task.sleep(for: .milliseconds(50))
   #expect(!ended.withLock { $0 }, "the call ended before its \(timeout) s deadline", sourceLocation: sourceLocation)
   clock.advance(by: 0.001)
   #expect(clock.uptime - start == timeout, sourceLocation: sourceLocation)

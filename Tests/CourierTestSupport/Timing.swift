@@ -1,10 +1,5 @@
 import Foundation
 
-/// Sleeps for `milliseconds` (Task.sleep(for:) needs macOS 13, above the package's deployment target).
-public func pause(milliseconds: Int) async throws {
-  try await Task.sleep(nanoseconds: UInt64(milliseconds) * 1_000_000)
-}
-
 /// Measures elapsed seconds on the monotonic clock.
 public struct Stopwatch: Sendable {
   /// When the stopwatch was made.
@@ -23,6 +18,12 @@ public func temporaryDirectory() throws -> URL {
   return url
 }
 
+/// A database file `name` in a fresh temporary folder, removed by the caller with the folder.
+public func temporaryDatabase(named name: String = "outbox.sqlite") throws -> (folder: URL, path: String) {
+  let folder = try temporaryDirectory()
+  return (folder, folder.appendingPathComponent(name).path)
+}
+
 /// Waits until `condition` holds, checking every 5 ms; records a failure and throws after `seconds` (a condition
 /// that never comes is a failing test, not a stuck one).
 public func waitUntil(
@@ -31,7 +32,7 @@ public func waitUntil(
   let stopwatch = Stopwatch()
   while try !condition() {
     guard stopwatch.elapsed < seconds else { throw WaitTimedOut(what: what, seconds: seconds) }
-    try await pause(milliseconds: 5)
+    try await Task.sleep(for: .milliseconds(5))
   }
 }
 
@@ -42,7 +43,7 @@ public func waitUntil(
   let stopwatch = Stopwatch()
   while try await !condition() {
     guard stopwatch.elapsed < seconds else { throw WaitTimedOut(what: what, seconds: seconds) }
-    try await pause(milliseconds: 5)
+    try await Task.sleep(for: .milliseconds(5))
   }
 }
 

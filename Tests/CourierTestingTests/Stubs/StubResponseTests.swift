@@ -45,7 +45,7 @@ import FoundationNetworking
     let client = APIClient.testing(transport: transport)
     let start = ProcessInfo.processInfo.systemUptime
     let task = Task { try await client.send(Endpoint<EmptyBody>.get("/slow")) }
-    try await Task.sleep(nanoseconds: 50_000_000)
+    try await Task.sleep(for: .milliseconds(50))
     task.cancel()
     let error = await #expect(throws: CourierError.self) { try await task.value }
     #expect(error?.isCancellation == true)

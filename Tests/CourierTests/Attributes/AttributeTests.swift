@@ -73,6 +73,8 @@ private struct PriorityHeader: Interceptor {
     let seen = Locked<CallContext?>(nil)
     let transport = StubTransport(.any.reply(.status(.ok)))
     let client = APIClient.stubbed(transport) {
+      // A clock that stands still: the 5 s idle limit is read here, never reached, however busy the machine is.
+      $0.clock = TestDelayClock(advancesOnSleep: false)
       $0.interceptors = [
         ClosureInterceptor { request, body, context, next in
           seen.withLock { $0 = context }

@@ -112,7 +112,7 @@ struct CachedResource: Decodable, Sendable {
       let resource = Endpoint<CachedResource>.get("/cache/resource/mr")
         .query(["cc": "max-age=1, must-revalidate", "etag": 1])
       try await cached.send(resource)
-      try await pause(milliseconds: 2_100)
+      try await Task.sleep(for: .milliseconds(2_100))
       let stale = try await cached.send(resource.header("Cache-Control", "max-stale=3600"))
       #expect(stale.cacheStatus == .revalidated, "must-revalidate overrides max-stale")
       #expect(try await hits("mr", plain).notModified == 1)
@@ -151,7 +151,7 @@ struct CachedResource: Decodable, Sendable {
       let cached = server.client { $0.interceptors = [CacheInterceptor(store: store, policy: .offlineFallback)] }
       try await cached.send(resource)
     }
-    try await pause(milliseconds: 1_100)
+    try await Task.sleep(for: .milliseconds(1_100))
     let url = try #require(baseURL)
     try await withTransport(kind) { transport in
       let offline = APIClient(configuration: .init(baseURL: url, transport: transport)).adding(

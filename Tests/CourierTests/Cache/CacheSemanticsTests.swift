@@ -259,11 +259,11 @@ import Testing
     #expect(stale.cacheStatus == .stale)
     #expect(stale.value == "v1")
     for _ in 0..<5 { try await client.send(Endpoint<String>.get("/swr")) }
-    for _ in 0..<2000 where origin.hits < 2 { try await pause(milliseconds: 5) }
+    for _ in 0..<2000 where origin.hits < 2 { try await Task.sleep(for: .milliseconds(5)) }
     #expect(origin.hits == 2)
     for _ in 0..<2000 {
       if try await client.send(Endpoint<String>.get("/swr")).value == "v2" { break }
-      try await pause(milliseconds: 5)
+      try await Task.sleep(for: .milliseconds(5))
     }
     #expect(try await client.send(Endpoint<String>.get("/swr")).value == "v2")
     #expect(origin.hits == 2, "a burst of stale hits starts one background refresh")

@@ -37,7 +37,7 @@ struct NginxCacheTests {
       #expect(second.cacheStatus == .revalidated)
       #expect(second.value == "version one")
       #expect(nginx.loggedStatuses(for: "/plain.txt") == [200, 304])
-      try await Task.sleep(nanoseconds: 1_100_000_000)  // a new second, so nginx's validators change
+      try await Task.sleep(for: .milliseconds(1100))  // a new second, so nginx's validators change
       try nginx.write("version two!", to: "plain.txt")
       let third = try await client.send(Endpoint<String>.get("/plain.txt"))
       #expect(third.cacheStatus == .miss)

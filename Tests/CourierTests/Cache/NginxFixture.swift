@@ -74,7 +74,7 @@ final class Nginx: Sendable {
     let server = Nginx(directory: directory, port: port, process: process)
     for _ in 0..<200 {
       if canConnect(port: port) { return server }
-      try await Task.sleep(nanoseconds: 20_000_000)
+      try await Task.sleep(for: .milliseconds(20))
     }
     server.stop()
     let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""

@@ -85,12 +85,12 @@ import Testing
     let finished = Locked(false)
     let work = Task {
       defer { finished.withLock { $0 = true } }
-      try await Deadline.run(seconds: 0.2, timer: timer) { try await Task.sleep(nanoseconds: 20_000_000_000) }
+      try await Deadline.run(seconds: 0.2, timer: timer) { try await Task.sleep(for: .seconds(20)) }
     }
     try await waitUntil("the deadline was registered") { clock.pendingWaits == 1 }
     clock.advance(by: 0.199)
     // Work that is not cancelled never finishes; a short real pause shows a deadline that fired early.
-    try await pause(milliseconds: 50)
+    try await Task.sleep(for: .milliseconds(50))
     #expect(!finished.withLock { $0 }, "the work ended before its deadline")
     clock.advance(by: 0.001)
     await #expect(throws: Deadline.Expired.self) { try await work.value }
@@ -106,7 +106,7 @@ import Testing
     let work = Task {
       defer { finished.withLock { $0 = true } }
       try await Deadline.run(seconds: 60, idle: 1, activity: activity, timer: timer) {
-        try await Task.sleep(nanoseconds: 50_000_000_000)
+        try await Task.sleep(for: .seconds(50))
       }
     }
     try await waitUntil("the idle limit's wait began") { clock.pendingWaits == 1 }
@@ -116,7 +116,7 @@ import Testing
     // The wait ended at 1 s and found the work touched 0.5 s ago: it waits for the rest.
     try await waitUntil("the idle limit waited again") { clock.sleeps.count == 2 && clock.pendingWaits == 1 }
     clock.advance(by: 0.499)
-    try await pause(milliseconds: 50)
+    try await Task.sleep(for: .milliseconds(50))
     #expect(!finished.withLock { $0 }, "the idle limit expired early")
     clock.advance(by: 0.001)
     let error = await #expect(throws: Deadline.Expired.self) { try await work.value }

@@ -187,11 +187,11 @@ import Testing
     let client = APIClient.stubbed(
       StubTransport(
         .any.reply { _ in
-          try? await pause(milliseconds: 10000)
+          try? await Task.sleep(for: .milliseconds(10000))
           throw Weird()
         }))
     let task = Task { try await client.send(Endpoint<EmptyBody>.get("/a")) }
-    try? await pause(milliseconds: 50)
+    try? await Task.sleep(for: .milliseconds(50))
     task.cancel()
     let error = await #expect(throws: CourierError.self) { try await task.value }
     #expect(error?.isCancellation == true)

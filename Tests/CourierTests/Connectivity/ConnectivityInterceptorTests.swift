@@ -1,9 +1,12 @@
 import Courier
 import CourierTestSupport
+import CourierTesting
 import Foundation
 import Testing
 
-@Suite("ConnectivityInterceptor")
+/// The clients' clock stands still unless a test moves it: a call that ends did not wait for a deadline, and one that
+/// waits ends only when the test moves the clock past its deadline, however busy the machine is.
+@Suite("ConnectivityInterceptor", .timeLimit(.minutes(2)))
 struct ConnectivityInterceptorTests {
   private static let counted = Endpoint<ConnectivityHits>.get("/counted/connectivity")
   private static let hits = Endpoint<ConnectivityHits>.get("/counted/connectivity/hits")
@@ -29,13 +32,22 @@ struct ConnectivityInterceptorTests {
     let sysfs = try FakeSysfs()
     try sysfs.addLoopback()
     try sysfs.link("eth0", up: false)
-    let interceptor = ConnectivityInterceptor(monitor: sysfs.monitor())
-    try await withDemoServer(kind, { $0.interceptors = [interceptor] }) { client, fixture in
-      let stopwatch = Stopwatch()
+    let (monitor, waits) = Self.counting(sysfs.monitor())
+    let interceptor = ConnectivityInterceptor(monitor: monitor)
+    let clock = TestDelayClock(advancesOnSleep: false)
+    try await withDemoServer(
+      kind,
+      {
+        $0.interceptors = [interceptor]
+        $0.clock = clock
+      }
+    ) { client, fixture in
+      // At once: neither the deadline's clock moved nor the link's states were waited for.
       let error = await #expect(throws: CourierError.self) { try await client.send(Self.counted.timeout(60)) }
       #expect(error?.isNoConnection == true)
       #expect(error?.request?.path == "/counted/connectivity")
-      #expect(stopwatch.elapsed < 20)
+      #expect(clock.elapsed == 0)
+      #expect(waits.withLock { $0 } == 0, "the call waited for the link")
       let hits = try await fixture.client().value(Self.hits)
       #expect(hits.hits == 0)
     }
@@ -48,18 +60,24 @@ struct ConnectivityInterceptorTests {
   func waitsThenSends(kind: TransportKind) async throws {
     let sysfs = try FakeSysfs()
     try sysfs.link("eth0", up: false)
-    let interceptor = ConnectivityInterceptor(monitor: sysfs.monitor(), waitsForConnectivity: true)
-    try await withDemoServer(kind, { $0.interceptors = [interceptor] }) { client, fixture in
-      let stopwatch = Stopwatch()
+    let (monitor, waits) = Self.counting(sysfs.monitor())
+    let interceptor = ConnectivityInterceptor(monitor: monitor, waitsForConnectivity: true)
+    let clock = TestDelayClock(advancesOnSleep: false)
+    try await withDemoServer(
+      kind,
+      {
+        $0.interceptors = [interceptor]
+        $0.clock = clock
+      }
+    ) { client, fixture in
       let request = Task { try await client.value(Self.counted.timeout(60)) }
-      try await pause(milliseconds: 300)
+      // A call waiting for the link has asked the monitor for its states.
+      try await waitUntil("the call waits for the link") { waits.withLock { $0 } == 1 }
       let early = try await fixture.client().value(Self.hits)
       #expect(early.hits == 0, "nothing is sent while offline")
       try sysfs.link("eth0", up: true)
       let value = try await request.value
       #expect(value.hits == 1)
-      #expect(stopwatch.elapsed >= 0.3)
-      #expect(stopwatch.elapsed < 20)
     }
   }
 
@@ -71,13 +89,21 @@ struct ConnectivityInterceptorTests {
   func waitTimesOut(kind: TransportKind) async throws {
     let sysfs = try FakeSysfs()
     try sysfs.link("eth0", up: false)
-    let interceptor = ConnectivityInterceptor(monitor: sysfs.monitor(), waitsForConnectivity: true)
-    try await withDemoServer(kind, { $0.interceptors = [interceptor] }) { client, fixture in
-      let stopwatch = Stopwatch()
-      let error = await #expect(throws: CourierError.self) { try await client.send(Self.counted.timeout(0.5)) }
+    let (monitor, waits) = Self.counting(sysfs.monitor())
+    let interceptor = ConnectivityInterceptor(monitor: monitor, waitsForConnectivity: true)
+    let clock = TestDelayClock(advancesOnSleep: false)
+    try await withDemoServer(
+      kind,
+      {
+        $0.interceptors = [interceptor]
+        $0.clock = clock
+      }
+    ) { client, fixture in
+      let request = Task { try await client.send(Self.counted.timeout(0.5)) }
+      try await waitUntil("the call waits for the link") { waits.withLock { $0 } == 1 }
+      clock.advance(by: 0.5)
+      let error = await #expect(throws: CourierError.self) { try await request.value }
       #expect(error?.isNoConnection == true, "\(String(describing: error))")
-      #expect(stopwatch.elapsed >= 0.45)
-      #expect(stopwatch.elapsed < 20)
       let hits = try await fixture.client().value(Self.hits)
       #expect(hits.hits == 0)
     }
@@ -88,16 +114,37 @@ struct ConnectivityInterceptorTests {
   func cancelWhileWaiting(kind: TransportKind) async throws {
     let sysfs = try FakeSysfs()
     try sysfs.link("eth0", up: false)
-    let interceptor = ConnectivityInterceptor(monitor: sysfs.monitor(), waitsForConnectivity: true)
-    try await withDemoServer(kind, { $0.interceptors = [interceptor] }) { client, _ in
+    let (monitor, waits) = Self.counting(sysfs.monitor())
+    let interceptor = ConnectivityInterceptor(monitor: monitor, waitsForConnectivity: true)
+    let clock = TestDelayClock(advancesOnSleep: false)
+    try await withDemoServer(
+      kind,
+      {
+        $0.interceptors = [interceptor]
+        $0.clock = clock
+      }
+    ) { client, _ in
       let request = Task { try await client.send(Self.counted.timeout(30)) }
-      try await pause(milliseconds: 150)
-      let stopwatch = Stopwatch()
+      try await waitUntil("the call waits for the link") { waits.withLock { $0 } == 1 }
+      // The clock never moves and the link stays down: only the cancellation can end the call.
       request.cancel()
       let error = await #expect(throws: CourierError.self) { try await request.value }
       #expect(error?.isCancellation == true)
-      #expect(stopwatch.elapsed < 20)
     }
+  }
+}
+
+extension ConnectivityInterceptorTests {
+  /// `monitor`, counting the streams of its states asked for: a call that waits for the link asks for one.
+  static func counting(_ monitor: NetworkMonitor) -> (NetworkMonitor, Locked<Int>) {
+    let waits = Locked(0)
+    let counting = NetworkMonitor(
+      currentPath: { monitor.currentPath },
+      paths: {
+        waits.withLock { $0 += 1 }
+        return monitor.paths()
+      })
+    return (counting, waits)
   }
 }
 

@@ -102,7 +102,7 @@ final class StreamLog<Element: Sendable>: Sendable {
     let stopwatch = Stopwatch()
     while !condition(values) {
       guard stopwatch.elapsed < seconds else { return false }
-      try await pause(milliseconds: 10)
+      try await Task.sleep(for: .milliseconds(10))
     }
     return true
   }

@@ -29,13 +29,12 @@ struct NetworkMonitorTests {
     continuation.yield(.offline)
     let online = NetworkPath(isOnline: true, interfaces: [.cellular("pdp_ip0")], isExpensive: true)
     let flip = Task {
-      try await pause(milliseconds: 100)
+      try await Task.sleep(for: .milliseconds(100))
       current.withLock { $0 = online }
       continuation.yield(online)
     }
     let stopwatch = Stopwatch()
     #expect(await monitor.waitUntilOnline(timeout: 60))
-    #expect(stopwatch.elapsed < 20)
     try await flip.value
     #expect(monitor.currentPath == online)
     #expect(monitor.isOnline)

@@ -67,7 +67,7 @@ struct NetworkNamespaceTests {
           defer { finished.withLock { $0 = true } }
           return try await waiting.value(endpoint)
         }
-        try await pause(milliseconds: 300)
+        try await Task.sleep(for: .milliseconds(300))
         #expect(!finished.withLock { $0 }, "the request did not wait for the link")
         let linkUp = Stopwatch()
         try await namespace.setPeerEnd(up: true)

@@ -79,7 +79,7 @@ final class VethNamespace: Sendable {
     let stopwatch = Stopwatch()
     while !FileManager.default.fileExists(atPath: root.appendingPathComponent(peerEnd).path) {
       guard stopwatch.elapsed < 20 else { throw SetupError("the namespace's sysfs did not appear under \(root.path)") }
-      try await pause(milliseconds: 10)
+      try await Task.sleep(for: .milliseconds(10))
     }
     return root
   }

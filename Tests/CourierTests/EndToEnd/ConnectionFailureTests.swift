@@ -17,7 +17,6 @@ import Testing
       }
       #expect(error?.kind == .noConnection, "\(String(describing: error))")
       #expect(error?.isRetryable == true)
-      #expect(stopwatch.elapsed < 20, "reported after \(stopwatch.elapsed) s")
     }
   }
 
@@ -33,7 +32,6 @@ import Testing
           Endpoint<EmptyBody>.get(components.url!.appendingPathComponent("products").absoluteString).timeout(30))
       }
       #expect(error?.kind == .tls, "\(String(describing: error))")
-      #expect(stopwatch.elapsed < 20, "reported after \(stopwatch.elapsed) s")
     }
   }
 }

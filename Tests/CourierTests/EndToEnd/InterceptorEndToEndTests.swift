@@ -159,14 +159,19 @@ struct DateOnlyClock: DelayClock {
   func sleep(seconds: TimeInterval) async throws { try await clock.sleep(seconds: seconds) }
 }
 
-@Suite struct LimitsEndToEndTests {
+@Suite(.timeLimit(.minutes(2))) struct LimitsEndToEndTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
-  func fiveHundredRequestsWithLimitEightNeverExceedEight(_ transport: TransportKind) async throws {
+  func twoHundredRequestsWithLimitEightNeverExceedEight(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
-      let client = server.client { $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 8)] }
+      // The calls' deadlines count their wait for a slot; on a clock that stands still they never end a call that a
+      // busy machine keeps waiting.
+      let client = server.client {
+        $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 8)]
+        $0.clock = TestDelayClock(advancesOnSleep: false)
+      }
       try await withThrowingTaskGroup(of: Void.self) { group in
-        for _ in 0..<500 {
+        for _ in 0..<200 {
           group.addTask { try await client.send(Endpoint<EmptyBody>.get("/concurrency/probe").query(["ms": 5])) }
         }
         try await group.waitForAll()
@@ -175,7 +180,7 @@ struct DateOnlyClock: DelayClock {
       #expect(
         stats.maxInFlight.map { (1...8).contains($0) } == true, "max in flight \(String(describing: stats.maxInFlight))"
       )
-      #expect(stats.requests["GET /concurrency/probe"] == 500)
+      #expect(stats.requests["GET /concurrency/probe"] == 200)
     }
   }
 

@@ -17,7 +17,7 @@ final class TokenServer: Sendable {
       .any.reply { [self] request in
         let token = request.headerFields[.authorization]?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
         seenTokens.withLock { $0.append(token) }
-        try await pause(milliseconds: 5)
+        try await Task.sleep(for: .milliseconds(5))
         let valid = validToken.withLock { $0 }
         return .body("{}", status: token == valid ? .ok : .unauthorized)
       })
@@ -31,7 +31,7 @@ final class TokenServer: Sendable {
   {
     StoredTokenProvider(store: store) { [self] old in
       refreshes.withLock { $0 += 1 }
-      try await pause(milliseconds: 50)
+      try await Task.sleep(for: .milliseconds(50))
       if failing { throw CourierError(.unacceptableStatus, "refresh rejected") }
       let next = validToken.withLock { token in
         token = "t\(Int(token.dropFirst())! + 1)"
@@ -122,9 +122,9 @@ final class TokenServer: Sendable {
     }
     let client = APIClient.stubbed(server.transport) { $0.interceptors = [auth] }
     let first = Task { try await client.send(Endpoint<EmptyBody>.get("/me")) }
-    while server.refreshes.withLock({ $0 }) == 0 { try await pause(milliseconds: 5) }
+    while server.refreshes.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(5)) }
     let second = Task { try await client.send(Endpoint<EmptyBody>.get("/me")) }
-    try await pause(milliseconds: 50)
+    try await Task.sleep(for: .milliseconds(50))
     open.yield()
     _ = try await first.value
     _ = try await second.value

@@ -15,7 +15,7 @@ import Testing
           state.now += 1
           state.max = max(state.max, state.now)
         }
-        try await pause(milliseconds: 2)
+        try await Task.sleep(for: .milliseconds(2))
         inFlight.withLock { $0.now -= 1 }
         return .status(.ok)
       })
@@ -37,18 +37,18 @@ import Testing
       order.withLock { $0.append(1) }
       await semaphore.release()
     }
-    while await semaphore.waiting < 1 { try await pause(milliseconds: 5) }
+    while await semaphore.waiting < 1 { try await Task.sleep(for: .milliseconds(5)) }
     let cancelled = Task {
       try await semaphore.acquire()
       order.withLock { $0.append(99) }
     }
-    while await semaphore.waiting < 2 { try await pause(milliseconds: 5) }
+    while await semaphore.waiting < 2 { try await Task.sleep(for: .milliseconds(5)) }
     let third = Task {
       try await semaphore.acquire()
       order.withLock { $0.append(3) }
       await semaphore.release()
     }
-    while await semaphore.waiting < 3 { try await pause(milliseconds: 5) }
+    while await semaphore.waiting < 3 { try await Task.sleep(for: .milliseconds(5)) }
     cancelled.cancel()
     await #expect(throws: CancellationError.self) { try await cancelled.value }
     await semaphore.release()
@@ -105,7 +105,7 @@ import Testing
     let slow = APIClient.stubbed(StubTransport(.any.reply(.status(.ok))))
     let cancelWatch = Stopwatch()
     let task = Task { try await slow.send(Endpoint<EmptyBody>.get("/a").minimumDuration(60)) }
-    try await pause(milliseconds: 50)
+    try await Task.sleep(for: .milliseconds(50))
     task.cancel()
     let error = await #expect(throws: CourierError.self) { try await task.value }
     #expect(error?.isCancellation == true)

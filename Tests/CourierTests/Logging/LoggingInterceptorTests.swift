@@ -14,10 +14,10 @@ import Testing
   static func answering(
     _ status: HTTPResponse.Status = .ok,
     body: String = #"{"id":1}"#,
-    delay nanoseconds: UInt64 = 0
+    delay: Duration = .zero
   ) -> InterceptorNext {
     InterceptorNext { _, _, _ in
-      if nanoseconds > 0 { try await Task.sleep(nanoseconds: nanoseconds) }
+      if delay > .zero { try await Task.sleep(for: delay) }
       return (
         HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), BodyStream(Data(body.utf8))
       )
@@ -56,7 +56,7 @@ import Testing
     let capture = LogCapture()
     let logging = LoggingInterceptor(logger: capture.logger())
     _ = try await logging.intercept(
-      Self.request, body: nil, context: CallContext(), next: Self.answering(delay: 60_000_000))
+      Self.request, body: nil, context: CallContext(), next: Self.answering(delay: .milliseconds(60)))
     let line = try #require(capture.entry(startingWith: "← 200"))
     let milliseconds = try #require(line.metadata["durationMs"].flatMap { Int($0) })
     #expect(milliseconds >= 50)
