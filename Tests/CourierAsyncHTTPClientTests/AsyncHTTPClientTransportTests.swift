@@ -122,7 +122,7 @@ import Darwin
       let expected = try await client.downloadDigest(of: bytes)
       let request = try client.httpRequest(for: Endpoint<Data>.get("/download/\(bytes)"))
       let sent = Locked(0)
-      var options = TransportOptions(timeout: 45)
+      var options = TransportOptions(timeout: 600)
       options.requestSent = { sent.withLock { $0 += 1 } }
       let (response, body) = try await server.transport.send(request, body: nil, options: options)
       #expect(sent.withLock { $0 } == 1, "the head was written once before the response arrived")
@@ -174,7 +174,7 @@ import Darwin
   @Test func aReportedRequestThatIsCancelledWhileItsBodyArrivesStops() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
       let request = try client.httpRequest(for: Endpoint<Data>.get("/download/400000000").query(["rate": 2_000_000]))
-      var options = TransportOptions(timeout: 45)
+      var options = TransportOptions(timeout: 600)
       options.requestSent = {}
       let reading = Task {
         let (_, body) = try await server.transport.send(request, body: nil, options: options)
@@ -201,7 +201,7 @@ import Darwin
         let body = try BodyStream.file(at: file)
         try Data(repeating: 8, count: newSize).write(to: file)
         let error = await #expect(throws: CourierError.self) {
-          try await server.transport.send(request, body: body, options: TransportOptions(timeout: 30))
+          try await server.transport.send(request, body: body, options: TransportOptions(timeout: 600))
         }
         #expect(error?.kind == .invalidRequest, "\(newSize) bytes: \(String(describing: error))")
         #expect(error?.detail.contains(file.path) == true)

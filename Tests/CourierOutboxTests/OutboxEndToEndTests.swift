@@ -167,7 +167,8 @@ struct DemoPost: Codable, Equatable, Sendable {
       let proxy = try FlappingProxy(to: fixture.baseURL.port ?? 0)
       defer { proxy.stop() }
       var clientConfiguration = APIClient.Configuration(baseURL: proxy.baseURL, transport: fixture.transport)
-      clientConfiguration.timeout = 5
+      // The link's cuts come from its connections, never from the clock: no deadline of a busy machine's making.
+      clientConfiguration.timeout = 600
       let client = APIClient(configuration: clientConfiguration)
       var configuration = Outbox.Configuration()
       configuration.monitor = .constant(NetworkPath(isOnline: true))
@@ -178,7 +179,11 @@ struct DemoPost: Codable, Equatable, Sendable {
       let outbox = try Outbox(client: client, path: path, configuration: configuration)
       let before = Set(try await direct.value(Endpoint<[DemoPost]>.get("/posts")).compactMap(\.id))
 
-      proxy.startFlapping(up: 0.02...0.12, down: 0.01...0.06)
+      let seed = UInt64.random(in: 0...UInt64.max)
+      print("flapping link over \(kind): seed \(seed) (FlappingProxy.startFlapping(seed:) replays it)")
+      // Over URLSession on Linux a response cut in its body would wait for the call's timeout: such cuts only over
+      // AsyncHTTPClient (the crash test covers an answer lost after the server applied a write on both).
+      proxy.startFlapping(seed: seed, cutsResponses: kind == .asyncHTTPClient)
       let lanes = ["a", "b", "c"]
       let perLane = 12
       for index in 0..<perLane {

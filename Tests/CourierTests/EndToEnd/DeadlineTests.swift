@@ -13,13 +13,13 @@ import Testing
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aTricklingBodyIsBoundedByTheCallsTimeout(_ transport: TransportKind) async throws {
-    try await withDemoServer(transport) { client, _ in
-      let error = await #expect(throws: CourierError.self) {
-        // 15 s of the body's 30: room for the head to arrive while the whole suite shares two cores.
-        try await client.send(Endpoint<Data>.get("/download/60000").query("rate", 2000).timeout(15))
+    let clock = TestDelayClock(advancesOnSleep: false)
+    try await withDemoServer(transport, { $0.clock = clock }) { client, _ in
+      // A body of 30 s: the deadline, passed once its bytes are arriving, ends the call with the head it had.
+      try await expectTimeoutWhileTheBodyArrives(on: clock, at: 15) { onProgress in
+        try await client.send(
+          Endpoint<Data>.get("/download/60000").query("rate", 2000).timeout(15).onDownloadProgress(onProgress))
       }
-      #expect(error?.kind == .timeout, "the 30 s body must not be read whole")
-      #expect(error?.status == .ok, "the head had arrived")
     }
   }
 
@@ -28,27 +28,9 @@ import Testing
   func aSubSecondTimeoutIsKeptToTheMillisecond(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
       // The transport's own timeout is 2 s (the next whole second plus one): a deadline not kept ends there, with the
-      // transport's error; libcurl's truncation of a sub-second timeout would end it at once. So the call must end no
-      // earlier than 0.5 s and by Courier's deadline — a fact of the outcome, not of how fast the machine ran. (To the
-      // millisecond is checked on a clock the tests move: DeadlineCancellationTests, DeadlineTimerTests.) Only a stall
-      // of the whole process as long as the 1.5 s between the two timeouts can let the transport's fire first; such a
-      // try tells nothing and runs again.
-      for attempt in 1...3 {
-        let monitor = StallMonitor()
-        let stopwatch = Stopwatch()
-        let error = await #expect(throws: CourierError.self) {
-          try await client.send(Endpoint<EmptyBody>.get("/slow").query("ms", 30_000).timeout(0.5))
-        }
-        let elapsed = stopwatch.elapsed
-        let stall = await monitor.stop().process
-        #expect(elapsed >= 0.5, "the deadline expired early: \(elapsed) s")
-        #expect(error?.kind == .timeout, "\(String(describing: error))")
-        let byTheDeadline = error?.detail == "The call did not finish within its timeout of 0.5 s"
-        if byTheDeadline || stall < 1.5 || attempt == 3 {
-          #expect(
-            byTheDeadline, "the transport's timeout ended the call, not its deadline: \(String(describing: error))")
-          return
-        }
+      // transport's error; libcurl's truncation of a sub-second timeout would end it at once.
+      try await expectEndedByItsDeadline(0.5) {
+        try await client.send(Endpoint<EmptyBody>.get("/slow").query("ms", 30_000).timeout(0.5))
       }
     }
   }

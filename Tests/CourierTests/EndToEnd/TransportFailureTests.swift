@@ -10,7 +10,6 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func timeoutAgainstASlowEndpoint(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let stopwatch = Stopwatch()
       let error = await #expect(throws: CourierError.self) {
         try await client.send(Endpoint<EmptyBody>.get("/slow").query(["ms": 30_000]).timeout(0.5))
       }
@@ -23,7 +22,6 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func cancellingTheTaskCancelsTheTransfer(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { client, _ in
-      let stopwatch = Stopwatch()
       let task = Task { try await client.send(Endpoint<EmptyBody>.get("/slow").query(["ms": 30_000])) }
       try await Task.sleep(for: .milliseconds(200))
       task.cancel()
@@ -55,7 +53,6 @@ import Testing
     try await withDemoServer(transport) { _, server in port = server.baseURL.port ?? 0 }
     try await withTransport(transport) { transport in
       let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")) { $0.transport = transport }
-      let stopwatch = Stopwatch()
       let error = await #expect(throws: CourierError.self) { try await client.send(Endpoint<EmptyBody>.get("/")) }
       #expect(error?.isNoConnection == true, "\(String(describing: error))")
       #expect(error?.isRetryable == true)

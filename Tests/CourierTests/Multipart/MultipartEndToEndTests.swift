@@ -52,7 +52,7 @@ struct UploadReport: Decodable, Sendable {
     for index in 0..<100 { form.append("value \(index)", name: "field\(index)") }
     form.append(fileAt: file, name: "video")
     try await withDemoServer(kind) { client, _ in
-      let report = try await client.value(Endpoint<UploadReport>.post("/upload").body(.multipart(form)).timeout(120))
+      let report = try await client.value(Endpoint<UploadReport>.post("/upload").body(.multipart(form)).timeout(600))
       #expect(report.parts.count == 101)
       #expect(report.parts[99].value == "value 99")
       let video = try #require(report.parts.last)

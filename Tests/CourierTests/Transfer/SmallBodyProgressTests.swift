@@ -26,7 +26,7 @@ import Testing
     try await withTransport(kind) { transport in
       let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: transport))
       let data = try await client.value(
-        Endpoint<Data>.get("/small").timeout(30).onDownloadProgress { seen.append($0.completedBytes) })
+        Endpoint<Data>.get("/small").timeout(600).onDownloadProgress { seen.append($0.completedBytes) })
       #expect(data.count == 4 * part)
     }
     let reported = seen.values
