@@ -115,7 +115,7 @@ import Darwin
   /// With a start handler, a request without a body goes through AsyncHTTPClient's delegate API, which reports the
   /// request head written; its response body still streams with backpressure, byte for byte, to a slow reader.
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test(.timeLimit(.minutes(1))) func aReportedRequestStreamsALargeBodyToASlowReader() async throws {
+  @Test(.hangGuard) func aReportedRequestStreamsALargeBodyToASlowReader() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
       // Many times the transport's buffers: enough to need backpressure, small enough for a starved debug build.
       let bytes = 3_000_000
@@ -144,7 +144,7 @@ import Darwin
   /// The transport's timeout covers the request until its response head, on the delegate path as on the other: a
   /// body that takes longer still arrives whole (Courier's own deadline decides how long a call may read).
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test(.timeLimit(.minutes(1))) func aReportedRequestsTimeoutEndsWithTheHead() async throws {
+  @Test(.hangGuard) func aReportedRequestsTimeoutEndsWithTheHead() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
       // A body of 5 s at the server's rate, a timeout of 3 s: room for a loaded machine to see the head in time.
       let request = try client.httpRequest(for: Endpoint<Data>.get("/download/1500000").query(["rate": 300_000]))
@@ -193,7 +193,7 @@ import Darwin
   /// since the body was made fails the call as the body's own chunks would, and the server never sees a short body
   /// as complete.
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test(.timeLimit(.minutes(1))) func aFileThatChangedSizeFailsTheUpload() async throws {
+  @Test(.hangGuard) func aFileThatChangedSizeFailsTheUpload() async throws {
     try await withDemoServer(.asyncHTTPClient) { client, server in
       let request = try client.httpRequest(for: Endpoint<Data>.post("/upload/raw"))
       for newSize in [1_000, 3_000_000] {
@@ -213,7 +213,7 @@ import Darwin
   /// write per buffer without waiting for the loop, so a body that did not wait would be read out whole into that
   /// queue. Chunks of a stream and buffers of a file alike.
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+  @Test(.hangGuard, arguments: [false, true])
   func aStreamedBodyWaitsForBusyEventLoops(fromFile: Bool) async throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let chunk = Data(repeating: 7, count: 64 * 1024)

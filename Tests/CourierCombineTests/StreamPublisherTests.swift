@@ -29,7 +29,7 @@ final class ReluctantSubscriber: Subscriber, @unchecked Sendable {
   func request(_ demand: Subscribers.Demand) { subscription.withLock { $0 }?.request(demand) }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct StreamPublisherTests {
+@Suite(.hangGuard) struct StreamPublisherTests {
   @Test func everyElementIsPublishedInOrderThenTheStreamsEnd() async throws {
     let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
     for value in 1...5 { continuation.yield(value) }

@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 
 /// Tests that run real servers on 127.0.0.1 and talk to them over sockets.
-@Suite(.timeLimit(.minutes(2))) struct LiveServerTests {
+@Suite(.timeLimit(.minutes(10))) struct LiveServerTests {
   /// Sends one request with a fresh URLSession and returns status and body.
   @available(macOS 14, iOS 17, tvOS 17, *)
   static func fetch(

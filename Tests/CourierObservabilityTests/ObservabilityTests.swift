@@ -10,7 +10,7 @@ import Testing
 import Tracing
 
 /// Spans and metrics for calls, with the libraries' in-memory tracer and test metrics.
-@Suite(.timeLimit(.minutes(1))) struct ObservabilityTests {
+@Suite(.hangGuard) struct ObservabilityTests {
   @Test func aCallIsOneClientSpanWithAChildPerExchange() async throws {
     let tracer = InMemoryTracer()
     let transport = StubTransport(

@@ -10,7 +10,7 @@ import Testing
 
 /// The client generated from the demo API's OpenAPI document, sent through `APIClientTransport` over every transport:
 /// it gets Courier's authentication, refresh and cache.
-@Suite(.timeLimit(.minutes(1))) struct OpenAPIClientTests {
+@Suite(.hangGuard) struct OpenAPIClientTests {
   /// The generated client over `api`, with sign-in and refresh marked as Courier's auth interceptor needs.
   static func generated(_ server: DemoServerFixture, over api: APIClient) -> CourierDemoClient.Client {
     CourierDemoClient.Client(

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import HTTPTypes
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @testable import CourierOutbox
 
 /// How header fields are stored in an outbox row, and read back, including rows written before the line format.
-@Suite(.timeLimit(.minutes(1))) struct FieldCodingTests {
+@Suite(.hangGuard) struct FieldCodingTests {
   @Test func fieldsComeBackAsTheyWereInOrderWithRepeatsAndColons() throws {
     var fields = HTTPFields()
     fields.append(HTTPField(name: .contentType, value: "application/json; charset=utf-8"))

@@ -8,7 +8,7 @@ import Testing
 @testable import CourierOutbox
 
 /// What the outbox does as an app comes and goes: the logic under the Apple glue, driven by the same notifications.
-@Suite(.timeLimit(.minutes(1))) struct OutboxAppTests {
+@Suite(.hangGuard) struct OutboxAppTests {
   let base = URL(string: "https://api.example.test/v1")!
 
   func outbox(
@@ -36,10 +36,8 @@ import Testing
     let post = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")), lane: "a")
     let later = try await outbox.enqueue(Endpoint<Data>.post("/later", body: Post(title: "b")), lane: "b")
     // Both first attempts failed and their backoffs are recorded.
-    let stopwatch = Stopwatch()
-    while try await outbox.items().contains(where: { $0.state != .pending || $0.attempts != 1 }) {
-      guard stopwatch.elapsed < 20 else { throw WaitTimedOut(what: "the first attempts to fail", seconds: 20) }
-      try await Task.sleep(for: .milliseconds(5))
+    try await waitUntil("the first attempts to fail") {
+      try await !outbox.items().contains(where: { $0.state != .pending || $0.attempts != 1 })
     }
     try await Task.sleep(for: .milliseconds(100))
     #expect(transport.requests.count == 2, "the items wait out their backoff")

@@ -46,7 +46,7 @@ final class RecordingUploader: BackgroundUploader {
 
 /// Items whose body is a file handed to uploads the system carries on, their outcomes recorded as attempts' are,
 /// across relaunches; the Apple session itself is glue over this.
-@Suite(.timeLimit(.minutes(1))) struct OutboxBackgroundUploadTests {
+@Suite(.hangGuard) struct OutboxBackgroundUploadTests {
   let base = URL(string: "https://api.example.test/v1")!
 
   func outbox(

@@ -8,7 +8,7 @@ import Testing
 @testable import CourierOutbox
 
 /// Values bound from an earlier item's answer into a later item, and results handed to handlers per kind.
-@Suite(.timeLimit(.minutes(1))) struct OutboxBindingTests {
+@Suite(.hangGuard) struct OutboxBindingTests {
   let base = URL(string: "https://api.example.test/v1")!
 
   struct Created: Codable, Equatable, Sendable {

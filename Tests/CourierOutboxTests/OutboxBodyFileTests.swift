@@ -11,7 +11,7 @@ import Testing
 
 /// Bodies above ``Outbox/Configuration/fileBodyThreshold`` kept in files beside the database, sent from there, and
 /// removed when no item needs them.
-@Suite(.timeLimit(.minutes(2))) struct OutboxBodyFileTests {
+@Suite(.hangGuard) struct OutboxBodyFileTests {
   let base = URL(string: "https://api.example.test/v1")!
 
   func outbox(

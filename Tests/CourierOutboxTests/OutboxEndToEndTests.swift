@@ -14,7 +14,7 @@ struct DemoPost: Codable, Equatable, Sendable {
 }
 
 /// The outbox against the demo API, which honours `Idempotency-Key`, over every transport.
-@Suite(.timeLimit(.minutes(2))) struct OutboxEndToEndTests {
+@Suite(.hangGuard) struct OutboxEndToEndTests {
   func outbox(_ client: APIClient, network: SwitchedNetwork, path: String) throws -> Outbox {
     // Real time and no backoff: the demo server answers at once.
     try testOutbox(client, network: network, path: path) {
@@ -153,7 +153,7 @@ struct DemoPost: Codable, Equatable, Sendable {
 }
 
 /// The outbox through a link that keeps going down, over every transport.
-@Suite(.timeLimit(.minutes(2))) struct OutboxFlappingNetworkTests {
+@Suite(.hangGuard) struct OutboxFlappingNetworkTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func throughAFlappingLinkNothingIsLostNothingAppliedTwiceAndEachLaneKeepsItsOrder(

@@ -341,7 +341,7 @@ struct UncheckedBox<T>: @unchecked Sendable {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SQLiteCacheObsTextTests {
+@Suite(.hangGuard) struct SQLiteCacheObsTextTests {
   @Test func fieldValuesKeepTheirBytesObsTextIncluded() async throws {
     let url = try temporaryCacheDatabase()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

@@ -3,7 +3,7 @@ import Courier
 /// Two interceptors that hold a shared transfer until every caller has joined it, for tests of deduplication.
 ///
 /// Put `counter` before `DeduplicationInterceptor` and `gate` after it: every call passes `counter`, only the call
-/// that leads a transfer reaches `gate`, and the gate lets it go on once `expected` calls have arrived (or after 30 s),
+/// that leads a transfer reaches `gate`, and the gate lets it go on once `expected` calls have arrived,
 /// so no caller can come after the shared transfer ended, however late a loaded machine runs it.
 public struct ArrivalGate: Sendable {
   /// Counts the calls that arrive.
@@ -19,8 +19,7 @@ public struct ArrivalGate: Sendable {
       return try await next(request, body, context)
     }
     gate = ClosureInterceptor { request, body, context, next in
-      let stopwatch = Stopwatch()
-      while arrived.withLock({ $0 }) < expected, stopwatch.elapsed < 30 { try await Task.sleep(for: .milliseconds(10)) }
+      try await waitUntil("\(expected) calls arrived") { arrived.withLock { $0 } >= expected }
       return try await next(request, body, context)
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Measures elapsed seconds on the monotonic clock.
 public struct Stopwatch: Sendable {
@@ -24,10 +25,20 @@ public func temporaryDatabase(named name: String = "outbox.sqlite") throws -> (f
   return (folder, folder.appendingPathComponent(name).path)
 }
 
+/// How long a test, or a wait for an event in it, may take before it counts as hung: longer than the whole suite
+/// takes pinned to one core beside a CPU hog (about 3.5 minutes on a 2-core machine), so that only a hang meets it.
+/// It asserts nothing about speed: a test that checks how fast something happens measures that itself.
+public let hangSeconds: TimeInterval = 600
+
+extension Trait where Self == TimeLimitTrait {
+  /// The time limit of every suite: ``hangSeconds``.
+  public static var hangGuard: Self { .timeLimit(.minutes(10)) }
+}
+
 /// Waits until `condition` holds, checking every 5 ms; records a failure and throws after `seconds` (a condition
 /// that never comes is a failing test, not a stuck one).
 public func waitUntil(
-  _ what: String, within seconds: TimeInterval = 20, _ condition: () throws -> Bool
+  _ what: String, within seconds: TimeInterval = hangSeconds, _ condition: () throws -> Bool
 ) async throws {
   let stopwatch = Stopwatch()
   while try !condition() {
@@ -38,7 +49,7 @@ public func waitUntil(
 
 /// ``waitUntil(_:within:_:)`` for a condition that awaits (a store's read, an actor's state).
 public func waitUntil(
-  _ what: String, within seconds: TimeInterval = 20, _ condition: () async throws -> Bool
+  _ what: String, within seconds: TimeInterval = hangSeconds, _ condition: () async throws -> Bool
 ) async throws {
   let stopwatch = Stopwatch()
   while try await !condition() {

@@ -18,7 +18,7 @@ import OpenCombine
 
 /// Every library imported beside Combine (OpenCombine on Linux, which declares the same names) and Swift Testing, as
 /// an app's view file or test file does: Courier's names resolve without a module prefix, and so do theirs.
-@Suite(.timeLimit(.minutes(1))) struct NameClashTests {
+@Suite(.timeLimit(.minutes(10))) struct NameClashTests {
   struct Upload: Encodable, Sendable {
     var title: String
     var file: MultipartFile

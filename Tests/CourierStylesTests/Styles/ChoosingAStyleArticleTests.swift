@@ -40,7 +40,7 @@ private struct AuthController {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ChoosingAStyleArticleTests {
+@Suite(.hangGuard) struct ChoosingAStyleArticleTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func everyStyleReachesTheSameProducts(_ transport: TransportKind) async throws {

@@ -92,7 +92,7 @@ extension MovedTaskAPI: EndpointConvertible {
   }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct RouterStyleTests {
+@Suite(.hangGuard) struct RouterStyleTests {
   @available(*, deprecated, message: "uses a conformance that draws the moved-task warning")
   @Test func aTaskOnAPlainEndpointConvertibleIsAppliedNotIgnored() throws {
     let client = APIClient(baseURL: URL(string: "https://api.example.com"))

@@ -9,7 +9,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite(.timeLimit(.minutes(5))) struct StubResponseTests {
+@Suite(.hangGuard) struct StubResponseTests {
   @Test func aSequenceAnswersInOrderThenRepeatsTheLast() async throws {
     let clock = TestDelayClock()
     let transport = StubTransport(

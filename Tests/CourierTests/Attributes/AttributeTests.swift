@@ -29,7 +29,7 @@ private struct PriorityHeader: Interceptor {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct AttributeTests {
+@Suite(.hangGuard) struct AttributeTests {
   @Test func aThirdPartyInterceptorReadsItsOwnPerEndpointSetting() async throws {
     let transport = StubTransport(.any.reply(.status(.ok)))
     let client = APIClient.stubbed(transport) { $0.interceptors = [PriorityHeader()] }
@@ -124,7 +124,7 @@ private struct PriorityHeader: Interceptor {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct CacheStatusFieldTests {
+@Suite(.hangGuard) struct CacheStatusFieldTests {
   @Test func theCachesOwnMemberIsReadEvenBehindOthers() {
     var response = HTTPResponse(status: .ok)
     #expect(CacheStatus(response) == nil)

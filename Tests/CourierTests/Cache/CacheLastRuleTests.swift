@@ -8,7 +8,7 @@ import Testing
 
 /// Rules that http-tests/cache-tests checks last: stale when disconnected, lenient `Expires` names, `Accept-Language`
 /// matching, a 206 without validators, obs-text validators.
-@Suite(.timeLimit(.minutes(1))) struct CacheLastRuleTests {
+@Suite(.hangGuard) struct CacheLastRuleTests {
   // MARK: Stale when the origin cannot be reached (RFC 9111 §4.2.4)
 
   @Test func aStaleResponseIsServedWhenTheOriginCannotBeReachedUnlessItForbidsIt() async throws {

@@ -28,7 +28,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// each rule is about (`NginxFixture.ruleLocations`), with both stores. nginx's access log says what reached it.
 @Suite(
   .enabled(if: Nginx.isAvailable, "nginx is not installed locally; install it to run these (CI does)"),
-  .timeLimit(.minutes(1))
+  .hangGuard
 )
 struct NginxCacheRuleTests {
   func withNginx(

@@ -39,7 +39,7 @@ private struct Item: Decodable, Equatable {
 
 /// A call's deadline cancels the task its work runs in — never the caller's — and everything on the way ends with it:
 /// the transport's request, a retry's delay, a wait for a free slot.
-@Suite(.timeLimit(.minutes(1))) struct DeadlineCancellationTests {
+@Suite(.hangGuard) struct DeadlineCancellationTests {
   private func client(
     _ transport: HangingTransport, _ configure: (inout APIClient.Configuration) -> Void = { _ in }
   ) -> APIClient {

@@ -1,11 +1,12 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
 
 /// A streamed body whose bytes disagree with its declared length is refused by the call pipeline, which every
 /// transport's bodies pass through, as `.invalidRequest` naming both lengths.
-@Suite(.timeLimit(.minutes(1))) struct DeclaredLengthTests {
+@Suite(.hangGuard) struct DeclaredLengthTests {
   @Test(arguments: [([17], "17"), ([10, 9], "at least 19")])
   func aBodyOfOtherLengthThanDeclaredIsRefused(chunkSizes: [Int], had: String) async throws {
     let transport = StubTransport(.post("/upload").reply(.status(.ok)))

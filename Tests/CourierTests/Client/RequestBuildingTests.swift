@@ -280,7 +280,7 @@ import Testing
 }
 
 /// Header values go out exactly as written or not at all: visible ASCII, spaces and tabs only.
-@Suite(.timeLimit(.minutes(1))) struct HeaderValueTests {
+@Suite(.hangGuard) struct HeaderValueTests {
   static let client = APIClient.stubbed(StubTransport(.any))
 
   static func problem(_ value: String) -> CourierError? {

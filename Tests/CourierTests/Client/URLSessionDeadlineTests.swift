@@ -10,7 +10,7 @@ import FoundationNetworking
 
 /// A call over URLSession keeps its deadline with a signal that cancels its URLSession task, on every way the transport
 /// sends a request: these are the ways the transport conformance cases (buffered GETs) do not take.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct URLSessionDeadlineTests {
+@Suite(.serialized, .hangGuard) struct URLSessionDeadlineTests {
   /// A server that answers `/start` with a redirect to `/next`, `/busy` with a 503 asking to retry in 30 s, and never
   /// answers anything else; `requests` counts the requests it read.
   private static func server(requests: Locked<[String]>) async throws -> ScriptedServer {

@@ -10,7 +10,7 @@ import Testing
 /// The cases run one at a time, but beside hundreds of other tests on a small machine, so timed events get a second
 /// of slack here (besides the stalls of the whole process that the cases measure themselves);
 /// `COURIER_TIMING_SLACK_MS=100` holds them to the 100 ms Courier promises (run the suite alone).
-@Suite(.serialized, .timeLimit(.minutes(3))) struct TransportConformanceTests {
+@Suite(.serialized, .hangGuard) struct TransportConformanceTests {
   static let slack = Duration.milliseconds(
     ProcessInfo.processInfo.environment["COURIER_TIMING_SLACK_MS"].flatMap(Int.init) ?? 100)
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The clients' clock stands still unless a test moves it: a call that ends did not wait for a deadline, and one that
 /// waits ends only when the test moves the clock past its deadline, however busy the machine is.
-@Suite("ConnectivityInterceptor", .timeLimit(.minutes(2)))
+@Suite("ConnectivityInterceptor", .hangGuard)
 struct ConnectivityInterceptorTests {
   private static let counted = Endpoint<ConnectivityHits>.get("/counted/connectivity")
   private static let hits = Endpoint<ConnectivityHits>.get("/counted/connectivity/hits")

@@ -69,11 +69,10 @@ struct NetworkNamespaceTests {
         }
         try await Task.sleep(for: .milliseconds(300))
         #expect(!finished.withLock { $0 }, "the request did not wait for the link")
-        let linkUp = Stopwatch()
         try await namespace.setPeerEnd(up: true)
+        // A wait that ended at the timeout instead would throw `noConnection` here.
         let value = try await request.value
         #expect(value.hits == 1, "only the waiting request reached the server")
-        #expect(linkUp.elapsed < 15, "the wait ended \(linkUp.elapsed) s after the link came up, not at the timeout")
       }
     }
   }

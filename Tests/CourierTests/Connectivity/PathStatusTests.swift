@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 
 /// How the system's path status becomes Courier's connectivity, and what ``NetworkMonitor/system`` reads on each
 /// platform (watchOS included), checked as plain values.
-@Suite(.timeLimit(.minutes(1))) struct PathStatusTests {
+@Suite(.hangGuard) struct PathStatusTests {
   @Test(arguments: [
     (PathStatus.satisfied, true), (.requiresConnection, true), (.unknown, true), (.unsatisfied, false),
   ])

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// The one percent-encoder: its two modes (data, and text that may hold escapes already), its character sets, and its
 /// two forms (a string, and bytes written into a buffer) agreeing on every input.
-@Suite(.timeLimit(.minutes(1))) struct PercentEncodingTests {
+@Suite(.hangGuard) struct PercentEncodingTests {
   @Test func dataHasEveryByteOutsideTheSetEncodedItsPercentSignsIncluded() {
     #expect(PercentEncoding.encode("a b&c=d%41", keeping: PercentEncoding.unreserved) == "a%20b%26c%3Dd%2541")
     #expect(PercentEncoding.encode("café ☕", keeping: PercentEncoding.unreserved) == "caf%C3%A9%20%E2%98%95")

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @testable import Courier
 
 /// Values held in variables go where literals go, and literals keep every form they had.
-@Suite(.timeLimit(.minutes(1))) struct QueryVariableTests {
+@Suite(.hangGuard) struct QueryVariableTests {
   static let client = APIClient(baseURL: URL(string: "https://api.example.com/v1")!)
 
   static func query<Value>(_ endpoint: Endpoint<Value>) throws -> String {

@@ -6,18 +6,17 @@ import Testing
 
 /// A 401 or 407 is an ordinary response whatever its challenge scheme: no engine answers it, and it comes back at
 /// once, on every transport.
-@Suite(.timeLimit(.minutes(1))) struct AuthChallengeTests {
+@Suite(.hangGuard) struct AuthChallengeTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases, ["basic", "digest", "negotiate", "bearer"])
   func aChallengeComesBackAtOnceAsAnUnauthorizedResponse(_ transport: TransportKind, scheme: String) async throws {
     try await withDemoServer(transport) { client, _ in
-      let stopwatch = Stopwatch()
+      // A challenge answered by the engine, or waited on, would end with the timeout instead.
       let error = await #expect(throws: CourierError.self) {
         try await client.send(
           Endpoint<EmptyBody>.get("/challenge/\(scheme)").header(.authorization(username: "ada", password: "x"))
-            .timeout(60))
+            .timeout(600))
       }
-      #expect(stopwatch.elapsed < 20, "at once, not after the 60 s timeout: \(stopwatch.elapsed) s")
       #expect(error?.status == .unauthorized)
       #expect(error?.isUnauthorized == true)
       #expect(error?.serverError(as: DemoError.self)?.code == "unauthorized")

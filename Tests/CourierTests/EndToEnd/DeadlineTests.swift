@@ -9,7 +9,7 @@ import Testing
 /// A call's own deadline is checked on a clock the tests move (DeadlineCancellationTests, DeadlineTimerTests); here, over
 /// real sockets, the bounds forgive the time the machine stood still, up to a cap that keeps each below what the
 /// transport's own timeout would take.
-@Suite(.timeLimit(.minutes(1))) struct DeadlineTests {
+@Suite(.hangGuard) struct DeadlineTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aTricklingBodyIsBoundedByTheCallsTimeout(_ transport: TransportKind) async throws {

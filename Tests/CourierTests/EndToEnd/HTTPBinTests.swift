@@ -8,7 +8,7 @@ import Testing
 /// End-to-end checks against httpbin (from PyPI, served by gunicorn): a server the project did not write, for
 /// cookies, authentication challenges, redirects and deadlines. `.ci/run` installs it in a virtual environment,
 /// starts it and sets `COURIER_HTTPBIN_URL`; without it these tests skip, unless `COURIER_REQUIRE_HTTPBIN=1`.
-@Suite(.enabled(if: HTTPBin.isConfigured), .timeLimit(.minutes(1))) struct HTTPBinTests {
+@Suite(.enabled(if: HTTPBin.isConfigured), .hangGuard) struct HTTPBinTests {
   func client(
     _ transport: any HTTPTransport, _ configure: (inout APIClient.Configuration) -> Void = { _ in }
   )

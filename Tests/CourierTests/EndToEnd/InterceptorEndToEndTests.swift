@@ -159,7 +159,7 @@ struct DateOnlyClock: DelayClock {
   func sleep(seconds: TimeInterval) async throws { try await clock.sleep(seconds: seconds) }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct LimitsEndToEndTests {
+@Suite(.hangGuard) struct LimitsEndToEndTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func twoHundredRequestsWithLimitEightNeverExceedEight(_ transport: TransportKind) async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// Redirects over every transport against the demo API: the engines hand each redirect back and Courier follows
 /// it by the same rules, across two origins (two servers on two ports).
-@Suite(.timeLimit(.minutes(1))) struct RedirectEndToEndTests {
+@Suite(.hangGuard) struct RedirectEndToEndTests {
   /// Runs `body` with a second demo server, another origin, stopping it afterwards.
   @available(macOS 14, iOS 17, tvOS 17, *)
   static func withOtherOrigin(_ body: (URL) async throws -> Void) async throws {

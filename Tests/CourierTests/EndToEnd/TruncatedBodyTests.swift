@@ -6,7 +6,7 @@ import Testing
 
 /// A body cut short of its `Content-Length` is a lost connection, retryable for idempotent requests, with the
 /// response head kept, on every transport.
-@Suite(.timeLimit(.minutes(1))) struct TruncatedBodyTests {
+@Suite(.hangGuard) struct TruncatedBodyTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aBodyCutShortIsAConnectionLostWithTheHeadKept(_ transport: TransportKind) async throws {

@@ -12,7 +12,7 @@ import FoundationNetworking
 
 /// What only the URLSession transport has: which bodies it hands on whole, and (on Linux) the queue its session's
 /// delegate runs on.
-@Suite(.timeLimit(.minutes(1))) struct URLSessionTransportTests {
+@Suite(.hangGuard) struct URLSessionTransportTests {
   /// Sends `GET path` straight to a new transport, with the options a buffered call (or, `incremental`, a streaming
   /// one) gives it.
   func send(

@@ -7,7 +7,7 @@ import Testing
 @testable import Courier
 
 /// `APIClient.events` over every transport: the demo API's event stream, and a scripted server for the edges.
-@Suite(.timeLimit(.minutes(1))) struct ServerSentEventsTests {
+@Suite(.hangGuard) struct ServerSentEventsTests {
   struct Tick: Decodable, Equatable, Sendable {
     var index: Int
     var text: String

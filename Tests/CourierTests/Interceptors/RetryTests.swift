@@ -178,9 +178,8 @@ import Testing
   @Test func cancellingDuringTheWaitStopsAtOnce() async {
     let transport = flaky(failures: 5, .status(.serviceUnavailable, headerFields: [.retryAfter: "30"]))
     let client = APIClient.stubbed(transport) { $0.interceptors = [RetryInterceptor()] }
-    let stopwatch = Stopwatch()
     let task = Task { try await client.send(Endpoint<EmptyBody>.get("/a")) }
-    while transport.requests.isEmpty, stopwatch.elapsed < 10 { try? await Task.sleep(for: .milliseconds(10)) }
+    try? await waitUntil("the first attempt") { !transport.requests.isEmpty }
     try? await Task.sleep(for: .milliseconds(50))
     task.cancel()
     let error = await #expect(throws: CourierError.self) { try await task.value }

@@ -6,7 +6,7 @@ import Testing
 
 @testable import Courier
 
-@Suite(.timeLimit(.minutes(1))) struct LoggingInterceptorTests {
+@Suite(.hangGuard) struct LoggingInterceptorTests {
   static let request = HTTPRequest(
     method: .get, scheme: "https", authority: "api.example.com", path: "/v1/search?q=shoes&page=2",
     headerFields: [.accept: "application/json"])

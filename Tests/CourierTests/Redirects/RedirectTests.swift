@@ -7,7 +7,7 @@ import Testing
 @testable import Courier
 
 /// Courier's redirect stage over the stub transport: the rules, independent of any engine.
-@Suite(.timeLimit(.minutes(1))) struct RedirectTests {
+@Suite(.hangGuard) struct RedirectTests {
   static func redirect(_ status: HTTPResponse.Status, to location: String) -> StubResponse {
     .status(status, headerFields: [.location: location])
   }

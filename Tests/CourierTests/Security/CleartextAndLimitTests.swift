@@ -6,7 +6,7 @@ import HTTPTypes
 import Testing
 
 /// Plain http only where allowed, response bodies within their limit, and error bodies kept short.
-@Suite(.timeLimit(.minutes(1))) struct CleartextAndLimitTests {
+@Suite(.hangGuard) struct CleartextAndLimitTests {
   func stubbed(
     _ base: String, _ configure: (inout APIClient.Configuration) -> Void = { _ in }
   ) -> (

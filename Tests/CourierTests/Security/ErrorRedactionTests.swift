@@ -6,7 +6,7 @@ import HTTPTypes
 import Testing
 
 /// No secret of a request or its response appears in any text a `CourierError` renders.
-@Suite(.timeLimit(.minutes(1))) struct ErrorRedactionTests {
+@Suite(.hangGuard) struct ErrorRedactionTests {
   static let secrets = ["TOKEN-abc123", "KEY-456789", "COOKIE-987654", "PASS-24680", "RESP-TOKEN-555", "user:pw99"]
 
   func endpoint() -> Endpoint<Data> {

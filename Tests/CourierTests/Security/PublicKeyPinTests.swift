@@ -75,7 +75,7 @@ import X509
 
   @Test(
     .enabled(if: FileManager.default.isExecutableFile(atPath: OpenSSL.path), "needs the openssl tool"),
-    .timeLimit(.minutes(1)))
+    .hangGuard)
   func theDigestOfAnRSAKeyEqualsOpenSSLs() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-pin-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -7,7 +7,7 @@ import Testing
 
 /// A response body over the call's limit ends the call while the body arrives, on every path a transport takes, and
 /// which path URLSessionTransport takes.
-@Suite(.timeLimit(.minutes(1))) struct ResponseLimitTests {
+@Suite(.hangGuard) struct ResponseLimitTests {
   static let limit = 256 << 10
 
   /// How the server frames a body that passes the limit and then stalls.
@@ -29,10 +29,9 @@ import Testing
 
   @Test(arguments: cases)
   func aBodyPassingTheLimitFailsBeforeItsEndArrives(_ kind: TransportKind, framing: Framing) async throws {
-    let (error, elapsed) = try await limitedCall(kind, framing: framing, timeout: 50)
+    // The body's end never comes: a call that waited for it would end with the timeout instead.
+    let (error, _) = try await limitedCall(kind, framing: framing, timeout: 600)
     #expect(error?.kind == .responseTooLarge, "\(String(describing: error))")
-    // The body's end never comes: the alternative is the 50 s timeout.
-    #expect(elapsed < 30, "the call ended without waiting for the body's end: \(elapsed) s")
   }
 
   /// A call limited to ``limit`` bytes, over a transport of `kind`, to a server that sends a head and more than

@@ -12,7 +12,7 @@ import X509
 /// time (`TestAuthority`, `TLSServer`): custom roots, an unknown root, an expired certificate, a certificate for
 /// another host, public-key pins (over URLSession on Apple platforms), and policies a transport cannot enforce,
 /// refused at creation.
-@Suite(.timeLimit(.minutes(1))) struct ServerTrustTests {
+@Suite(.hangGuard) struct ServerTrustTests {
   /// Sends `GET /hello` over an AsyncHTTPClient transport that trusts by `policy`.
   static func get(_ url: URL, trusting policy: ServerTrustPolicy) async throws -> String {
     var configuration = AsyncHTTPClientTransport.Configuration()

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import HTTPTypes
 import Testing
@@ -10,7 +11,7 @@ import FoundationNetworking
 
 /// Which check of a TLS handshake failed, read from libcurl's and OpenSSL's messages, SwiftNIO SSL's errors and
 /// `URLError` codes, and said in the same words by every transport.
-@Suite(.timeLimit(.minutes(1))) struct TLSFailureTests {
+@Suite(.hangGuard) struct TLSFailureTests {
   @Test(arguments: [
     ("SSL certificate problem: unable to get local issuer certificate", TLSFailure.unknownRoot),
     ("SSL certificate problem: unable to get issuer certificate", .unknownRoot),

@@ -1,8 +1,9 @@
+import CourierTestSupport
 import Testing
 
 @testable import Courier
 
-@Suite(.timeLimit(.minutes(1))) struct LockedTests {
+@Suite(.hangGuard) struct LockedTests {
   @Test func updatesFromManyThreadsAtOnceAreNeverLost() async {
     let counter = Locked(0)
     await withTaskGroup(of: Void.self) { group in

@@ -6,7 +6,7 @@ import Testing
 
 /// Download progress follows the bytes as they arrive on every transport, even for a body small enough to be read
 /// whole when nobody watches.
-@Suite(.timeLimit(.minutes(1))) struct SmallBodyProgressTests {
+@Suite(.hangGuard) struct SmallBodyProgressTests {
   @Test(arguments: TransportKind.allCases)
   func aSmallBodyReportsProgressAsItArrives(_ kind: TransportKind) async throws {
     let part = 16_384
