@@ -21,7 +21,9 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
     case .urlSession:
       return (URLSessionTransport(), {})
     case .asyncHTTPClient:
-      let configuration = AsyncHTTPClientTransport.Configuration()
+      // AsyncHTTPClient counts a wait for one of its pool's connections against the connect timeout: ten minutes, so
+      // that a busy machine's calls queued behind a full pool end only by their own deadlines.
+      let configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: 600)
       let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration.httpClientConfiguration)
       return (AsyncHTTPClientTransport(client: client, configuration: configuration), { try await client.shutdown() })
     }

@@ -294,6 +294,8 @@ final class ConformanceRun: Sendable {
   /// A client of `server` over the transport under test.
   func client(_ server: ScriptedServer, _ configure: (inout APIClient.Configuration) -> Void = { _ in }) -> APIClient {
     var configuration = APIClient.Configuration(baseURL: server.baseURL, transport: transport)
+    // A case about deadlines sets its own; the others never end by the clock of a busy machine.
+    configuration.timeout = 600
     configure(&configuration)
     return APIClient(configuration: configuration)
   }
