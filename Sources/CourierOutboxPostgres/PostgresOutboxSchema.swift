@@ -157,7 +157,7 @@ enum PostgresOutboxErrors {
     _ configuration: PostgresClient.Configuration, names: PostgresOutboxNames, within limit: Duration, logger: Logger
   ) async -> OutboxError? {
     let unanswered = unanswered(within: limit)
-    let direct: PostgresConnection.Configuration
+    var direct: PostgresConnection.Configuration
     if let path = configuration.unixSocketPath {
       direct = .init(
         unixSocketPath: path, username: configuration.username, password: configuration.password,
@@ -176,9 +176,13 @@ enum PostgresOutboxErrors {
     } else {
       return unanswered
     }
+    // The whole time the diagnosis has, not PostgresNIO's default of 10 s: a slow server is not an unreachable one.
+    let (seconds, attoseconds) = limit.components
+    direct.options.connectTimeout = .nanoseconds(max(1, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    let configured = direct
     do {
       let connection = try await TimeLimit.run(limit) {
-        try await PostgresConnection.connect(configuration: direct, id: 1, logger: logger)
+        try await PostgresConnection.connect(configuration: configured, id: 1, logger: logger)
       }
       try? await connection.close()
       return nil
