@@ -18,7 +18,7 @@ import Darwin
 /// item applied once and in order within its lane — with four workers, with one killed by SIGKILL mid-drain, and with
 /// PostgreSQL restarted under them. `swift test` runs them at small sizes; the soak script (`COURIER_SOAK=1`) at
 /// 10,000 items in 100 lanes and 3,000 in 30.
-@Suite(.serialized, .hangGuard) struct PostgresFleetTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct PostgresFleetTests {
   /// The worker executable built next to the test bundle.
   static var worker: URL? {
     let candidates = [

@@ -6,7 +6,7 @@ import Testing
 /// A child process enqueuing and draining against the demo server is killed with SIGKILL at random moments — during
 /// an enqueue's commit, after a send, before an answer is recorded, during the first migration — and restarted;
 /// afterwards every acknowledged enqueue was applied by the server exactly once, and nothing twice.
-@Suite(.hangGuard) struct OutboxCrashTests {
+@Suite(.timeLimit(.minutes(15))) struct OutboxCrashTests {
   /// The worker executable built next to the test bundle.
   static var worker: URL? {
     let candidates = [

@@ -25,14 +25,17 @@ public func temporaryDatabase(named name: String = "outbox.sqlite") throws -> (f
   return (folder, folder.appendingPathComponent(name).path)
 }
 
-/// How long a test, or a wait for an event in it, may take before it counts as hung: longer than the whole suite
-/// takes pinned to one core beside a CPU hog (about 3.5 minutes on a 2-core machine), so that only a hang meets it.
-/// It asserts nothing about speed: a test that checks how fast something happens measures that itself.
-public let hangSeconds: TimeInterval = 600
+/// How long a wait for an event may take before it counts as hung: longer than a call waits for its turn in the
+/// whole suite pinned to one core beside a CPU hog (about a minute seen), short enough that a deliberate bug that makes
+/// a test wait forever fails it in minutes. It asserts nothing about speed: a test that checks how fast something
+/// happens measures that itself.
+public let hangSeconds: TimeInterval = 120
 
 extension Trait where Self == TimeLimitTrait {
-  /// The time limit of every suite: ``hangSeconds``.
-  public static var hangGuard: Self { .timeLimit(.minutes(10)) }
+  /// The time limit of every suite: longer than a test takes in the whole suite on two busy cores, and than most
+  /// take pinned to one core beside a CPU hog, so that only a hang meets it; short enough that a deliberate bug that
+  /// makes a test hang fails it in minutes (Scripts/check-mutations.sh).
+  public static var hangGuard: Self { .timeLimit(.minutes(3)) }
 }
 
 /// Waits until `condition` holds, checking every 5 ms; records a failure and throws after `seconds` (a condition
