@@ -22,7 +22,7 @@ extension PostgresOutboxStore {
       while true {
         do {
           return try await self.client.withTransaction(logger: self.logger) { connection in try await body(connection) }
-        } catch where attempt < 3 && Self.mayRunAgain(error) {
+        } catch  where attempt < 3 && Self.mayRunAgain(error) {
           self.logger.debug("The outbox's transaction ran again after \(error)")
           attempt += 1
         }
