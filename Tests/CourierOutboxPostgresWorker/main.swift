@@ -50,8 +50,11 @@ var logger = Logger(label: "courier.outbox.worker") { label -> any LogHandler in
 }
 logger.logLevel = .debug
 let client = APIClient(baseURL: baseURL) {
-  $0.transport = AsyncHTTPClientTransport()
-  $0.timeout = 10
+  // Limits a busy machine never meets: a call that ends by its limit is sent again, and the fleet test reads an item
+  // sent twice as a lane held by two workers. A link the test takes down cuts connections and refuses new ones, so no
+  // call waits for these limits.
+  $0.transport = AsyncHTTPClientTransport(configuration: AsyncHTTPClientTransport.Configuration(connectTimeout: 600))
+  $0.timeout = 600
 }
 do {
   let outbox = try await Outbox(

@@ -152,8 +152,9 @@ struct DemoPost: Codable, Equatable, Sendable {
   }
 }
 
-/// The outbox through a link that keeps going down, over every transport.
-@Suite(.hangGuard) struct OutboxFlappingNetworkTests {
+/// The outbox through a link that keeps going down, over every transport. Its drain makes some hundred connections,
+/// a third of them cut: pinned to one busy core it took 186 s, past the 3-minute guard of other suites.
+@Suite(.timeLimit(.minutes(10))) struct OutboxFlappingNetworkTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func throughAFlappingLinkNothingIsLostNothingAppliedTwiceAndEachLaneKeepsItsOrder(

@@ -128,8 +128,13 @@ final class Nginx: Sendable {
     if on { try write("", to: "dropping") } else { try? FileManager.default.removeItem(at: flag) }
   }
 
-  /// The status codes nginx logged for `path`, in order.
+  /// The status codes nginx logged for `path`, in order: every request answered before this call is in the log.
   func loggedStatuses(for path: String) -> [Int] {
+    // nginx writes a request's log line after sending its answer: a client may read the answer before the line is
+    // written. It runs one process that finishes a request (answer, then log line) before it reads the next, and
+    // closes an HTTP/1.0 connection only after logging its request: once a request of ours ends that way, every
+    // request answered before it is logged.
+    syncLog()
     let log = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
     return log.split(separator: "\n").compactMap { line -> Int? in
       guard line.contains("\"GET \(path) ") || line.contains("\"HEAD \(path) ") else { return nil }
@@ -143,6 +148,27 @@ final class Nginx: Sendable {
   func stop() {
     process.terminateBlocking()
     try? FileManager.default.removeItem(at: directory)
+  }
+
+  /// Sends an HTTP/1.0 request for a path nothing serves and reads until nginx closes the connection (a blocking
+  /// exchange of a few hundred bytes with a local process).
+  private func syncLog() {
+    let socket = Self.socket()
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { return }
+    let request = Array("GET /courier-log-sync HTTP/1.0\r\n\r\n".utf8)
+    guard request.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, 0) }) == request.count else { return }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while buffer.withUnsafeMutableBytes({ recv(socket, $0.baseAddress, $0.count, 0) }) > 0 {}
   }
 
   static func freePort() throws -> Int {
