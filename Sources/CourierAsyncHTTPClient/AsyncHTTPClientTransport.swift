@@ -39,11 +39,14 @@ import NIOCore
 /// or an event handler), the transport reports the moment the request head has been written to a connection: a
 /// streamed body as the client first pulls it, any other request through AsyncHTTPClient's delegate API, whose
 /// `didSendRequestHead` is that moment. A connection that is refused or never accepted is never reported.
-public struct AsyncHTTPClientTransport: HTTPTransport {
+public struct AsyncHTTPClientTransport: HTTPTransport, ServerTrustChecking {
   /// The client requests are sent with.
   public let client: HTTPClient
   /// What ``client`` does with compressed bodies and failed connections.
   public let configuration: Configuration
+
+  /// The policy the transport checks servers against.
+  package var serverTrustPolicy: ServerTrustPolicy { configuration.serverTrust }
   /// The client this transport made for itself, if it did; released with the last copy of the transport.
   private let owned: OwnedHTTPClient?
 

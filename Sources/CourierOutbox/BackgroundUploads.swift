@@ -8,10 +8,145 @@ import HTTPTypes
 
 /// Sends an item's request with its body file as an upload the system carries on without the app.
 package protocol BackgroundUploader: Sendable {
-  /// Starts uploading `file` with `request` for `item`'s attempt `attempt`; returns once the system took it.
-  func upload(_ request: HTTPRequest, fromFile file: URL, item: OutboxItem.ID, attempt: Int) async throws
-  /// The items whose uploads the system still holds, running or waiting to run.
+  /// Starts uploading `file` with `request` for `item`'s attempt `attempt`, on the networks `network` allows;
+  /// returns once the system took it.
+  func upload(
+    _ request: HTTPRequest, fromFile file: URL, item: OutboxItem.ID, attempt: Int, network: BackgroundNetwork
+  ) async throws
+  /// The items whose uploads the system still holds, running or waiting to run, and those whose end the session
+  /// delivered already (their outcome is being recorded).
   func itemsInFlight() async -> Set<OutboxItem.ID>
+  /// Lets go of the system's session: its uploads go on, and their events go to the next session of the identifier.
+  func invalidate()
+}
+
+extension BackgroundUploader {
+  package func invalidate() {}
+}
+
+/// The networks an item's background upload may use: its ``OutboxConstraints``.
+package struct BackgroundNetwork: Sendable, Equatable {
+  package var allowsExpensive = true
+  package var allowsConstrained = true
+
+  package init(allowsExpensive: Bool = true, allowsConstrained: Bool = true) {
+    self.allowsExpensive = allowsExpensive
+    self.allowsConstrained = allowsConstrained
+  }
+
+  /// How the handoff carries it to ``HandoffTransport``: `expensive=?0;constrained=?1` in ``HandoffTransport/network``.
+  var headerValue: String {
+    "expensive=?\(allowsExpensive ? 1 : 0);constrained=?\(allowsConstrained ? 1 : 0)"
+  }
+
+  init(headerValue: String?) {
+    self.init(
+      allowsExpensive: !(headerValue?.contains("expensive=?0") ?? false),
+      allowsConstrained: !(headerValue?.contains("constrained=?0") ?? false))
+  }
+}
+
+/// The uploader over a ``BackgroundSession`` of a ``BackgroundSystem``: background URLSessions on Apple platforms,
+/// `BackgroundSystemSimulator` in tests. It is the session's delegate: the session's outcomes go to the outbox, which
+/// records them, and the app's handler for the session's events is called once they are recorded.
+package final class SessionUploader: BackgroundUploader, BackgroundSessionDelegate {
+  private struct State {
+    var session: (any BackgroundSession)?
+    weak var outbox: Outbox?
+    /// The tasks whose end the session delivered in this process: not lost, whatever the system lists.
+    var ended: Set<String> = []
+  }
+
+  package let serverTrustPolicy: ServerTrustPolicy
+  private let state = Locked(State())
+
+  /// Makes the session of `identifier` in `system`; throws when this process has one already.
+  init(system: any BackgroundSystem, identifier: String, serverTrust: ServerTrustPolicy) throws {
+    serverTrustPolicy = serverTrust
+    do {
+      let session = try system.makeSession(identifier: identifier, delegate: self)
+      state.withLock { $0.session = session }
+    } catch {
+      throw OutboxError(
+        .invalidRequest,
+        "The background session \(identifier) is in use by another outbox of this app: keep one outbox per "
+          + "backgroundSessionIdentifier (a released outbox gives its session back): \(error)")
+    }
+  }
+
+  /// Gives the session's outcomes to `outbox` from now on.
+  func attach(_ outbox: Outbox) {
+    state.withLock { $0.outbox = outbox }
+  }
+
+  package func upload(
+    _ request: HTTPRequest, fromFile file: URL, item: OutboxItem.ID, attempt: Int, network: BackgroundNetwork
+  ) async throws {
+    guard let session = state.withLock({ $0.session }) else {
+      throw OutboxError(.storeFailure, "The background session of item \(item) was invalidated")
+    }
+    // The system sets the length of the file itself; the header is one it reserves.
+    var request = request
+    request.headerFields[.contentLength] = nil
+    try session.upload(
+      BackgroundUpload(
+        request: request, file: file, taskDescription: BackgroundTaskTag.description(for: item, attempt: attempt),
+        allowsExpensiveNetworkAccess: network.allowsExpensive,
+        allowsConstrainedNetworkAccess: network.allowsConstrained))
+  }
+
+  package func itemsInFlight() async -> Set<OutboxItem.ID> {
+    guard let session = state.withLock({ $0.session }) else { return [] }
+    let running = await session.runningTaskDescriptions()
+    // Read after the list: an end delivered while the system answered is counted.
+    let ended = state.withLock { $0.ended }
+    return Set(running.compactMap { BackgroundTaskTag.item(from: $0)?.item })
+      .union(ended.compactMap { BackgroundTaskTag.item(from: $0)?.item })
+  }
+
+  package func invalidate() {
+    let session = state.withLock { state in
+      defer { state.session = nil }
+      return state.session
+    }
+    session?.finishTasksAndInvalidate()
+  }
+
+  package func backgroundSession(
+    _ session: any BackgroundSession, taskNamed taskDescription: String, didFinishWith outcome: BackgroundTaskOutcome
+  ) {
+    guard let (item, attempt) = BackgroundTaskTag.item(from: taskDescription) else { return }
+    guard
+      let outbox = state.withLock({ state -> Outbox? in
+        state.ended.insert(taskDescription)
+        return state.outbox
+      })
+    else { return }
+    // Counted before the delegate returns, so that the session's last event cannot call the app's handler first.
+    outbox.backgroundEvents.recordingBegan()
+    Task {
+      let converted: BackgroundUploadOutcome =
+        switch outcome {
+        case .answered(let head, let body): .answered(head, body)
+        case .failed(let error): .failed(error)
+        }
+      await outbox.backgroundUploadFinished(item, attempt: attempt, converted)
+      self.state.withLock { _ = $0.ended.remove(taskDescription) }
+      outbox.backgroundEvents.recordingEnded()
+    }
+  }
+
+  package func backgroundSessionDidFinishEvents(_ session: any BackgroundSession) {
+    guard let outbox = state.withLock({ $0.outbox }) else { return }
+    // Every event held for the session was delivered: handoffs whose uploads the system no longer holds were lost.
+    // Undone before the app's handler is called, so that they are sent again at the next chance.
+    outbox.backgroundEvents.recordingBegan()
+    Task {
+      await outbox.reconcileHandoffs()
+      outbox.backgroundEvents.recordingEnded()
+    }
+    outbox.backgroundEvents.eventsDelivered()
+  }
 }
 
 /// What came of a background upload.
@@ -122,6 +257,8 @@ package final class BackgroundEvents: Sendable {
 struct HandoffTransport: HTTPTransport {
   /// Names the item and its attempt (``BackgroundTaskTag``) on the way in; says "handed-off" on the answer.
   static let header = HTTPField.Name("Courier-Outbox-Handoff")!
+  /// The networks the upload may use (``BackgroundNetwork``), on the way in.
+  static let network = HTTPField.Name("Courier-Outbox-Network")!
 
   let uploader: any BackgroundUploader
   /// Records the handoff before the upload starts, so that a crash between the two never sends the item twice at
@@ -139,10 +276,12 @@ struct HandoffTransport: HTTPTransport {
       throw OutboxError(.invalidRequest, "Only an outbox item whose body is a file is handed to a background upload")
     }
     var request = request
+    let network = BackgroundNetwork(headerValue: request.headerFields[Self.network])
     request.headerFields[Self.header] = nil
+    request.headerFields[Self.network] = nil
     try await markHandedOff(item)
     do {
-      try await uploader.upload(request, fromFile: file, item: item, attempt: attempt)
+      try await uploader.upload(request, fromFile: file, item: item, attempt: attempt, network: network)
     } catch {
       // No upload holds it: the attempt fails as any would, and is recorded.
       try? await unmarkHandedOff(item, attempt)
@@ -172,13 +311,32 @@ extension Outbox {
   /// Uses `uploader` for the items whose body is a file, from now on.
   package func useBackgroundUploader(_ uploader: any BackgroundUploader) {
     backgroundUploader = uploader
+    handoffClient = Self.handoffClient(client, uploader: uploader, store: store, clock: configuration.clock)
+  }
+
+  /// `client` with ``HandoffTransport`` over `uploader`.
+  static func handoffClient(
+    _ client: APIClient, uploader: any BackgroundUploader, store: any OutboxStore, clock: any DelayClock
+  ) -> APIClient {
     var configuration = client.configuration
     configuration.transport = HandoffTransport(
       uploader: uploader,
-      markHandedOff: { [store, clock = self.configuration.clock] id in try await store.markHandedOff(id, at: clock.now)
-      },
-      unmarkHandedOff: { [store] id, attempt in try await store.clearHandoff(id, attempt: attempt) })
-    handoffClient = APIClient(configuration: configuration)
+      markHandedOff: { id in try await store.markHandedOff(id, at: clock.now) },
+      unmarkHandedOff: { id, attempt in try await store.clearHandoff(id, attempt: attempt) })
+    return APIClient(configuration: configuration)
+  }
+
+  /// The uploader over the background session of `configuration`'s identifier, made now, when the outbox keeps
+  /// bodies in files and the platform (or ``Configuration/backgroundSystem``) has background sessions; throws when
+  /// another outbox of this process uses the identifier.
+  static func sessionUploader(
+    _ configuration: Configuration, client: APIClient, store: any OutboxStore
+  ) throws -> SessionUploader? {
+    guard let identifier = configuration.backgroundSessionIdentifier, store.bodyFolder != nil,
+      let system = configuration.backgroundSystem ?? Self.systemBackgroundSessions()
+    else { return nil }
+    let policy = (client.configuration.transport as? any ServerTrustChecking)?.serverTrustPolicy ?? .system
+    return try SessionUploader(system: system, identifier: identifier, serverTrust: policy)
   }
 
   /// Records what came of the background upload of `id`'s attempt `attempt`, as an attempt's outcome. An outcome for
@@ -204,12 +362,12 @@ extension Outbox {
       let decision = DeliveryDecision.decide(
         status: head.status, headerFields: head.headerFields, now: configuration.clock.now)
       if case .delivered = decision {
-        _ = await settleDelivery(item, response: response, bodyFile: bodyFile, claimingNext: false)
+        _ = await settleDelivery(item, response: response, bodyFile: bodyFile, claimingNext: false, fence: attempt)
       } else {
-        await settle(item, decision: decision, response: response)
+        await settle(item, decision: decision, response: response, fence: attempt)
       }
     case .failed(let error):
-      await settle(item, decision: DeliveryDecision.decide(failure: error), response: nil)
+      await settle(item, decision: DeliveryDecision.decide(failure: error), response: nil, fence: attempt)
     }
     // The outcome could not be recorded: the item is sent again, with its key, rather than its lane waiting for an
     // outcome that came already. Only this attempt's handoff: the item may have been handed off again meanwhile.
@@ -223,6 +381,10 @@ extension Outbox {
     guard let handedOff = try? await store.handedOffItems(), !handedOff.isEmpty else { return }
     let alive = await backgroundUploader?.itemsInFlight() ?? []
     for (item, _) in handedOff where !alive.contains(item.id) {
+      // Its outcome is being recorded now.
+      guard !settlingHandoffs.contains(BackgroundTaskTag.description(for: item.id, attempt: item.attempts)) else {
+        continue
+      }
       try? await store.clearHandoff(item.id, attempt: item.attempts)
     }
   }
@@ -238,20 +400,23 @@ extension Outbox {
   ///   _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
   ///   completionHandler: @escaping () -> Void
   /// ) {
-  ///   _ = outbox.handleEventsForBackgroundURLSession(identifier, completionHandler: completionHandler)
+  ///   if !outbox.handleEventsForBackgroundURLSession(identifier, completionHandler: completionHandler) {
+  ///     // Another session's events: its owner calls the handler (here, none does).
+  ///     completionHandler()
+  ///   }
   /// }
   /// ```
   ///
-  /// The outbox makes its session again (the system delivers the events to it), records every upload's outcome, and
-  /// then calls `completionHandler` on the main actor, after which the system may suspend the app.
+  /// The outbox made its session when it was made (the system delivers the events to it); it records every upload's
+  /// outcome, undoes the handoffs whose uploads the system no longer holds, and then calls `completionHandler` on the
+  /// main actor, after which the system may suspend the app. It starts no new attempt for these events: the app was
+  /// launched in the background to take them.
   @MainActor
   public func handleEventsForBackgroundURLSession(
     _ identifier: String, completionHandler: @escaping () -> Void
   ) -> Bool {
-    guard Self.hasBackgroundSessions, identifier == configuration.backgroundSessionIdentifier, bodyFiles != nil
-    else { return false }
+    guard sessionUploader != nil, identifier == configuration.backgroundSessionIdentifier else { return false }
     backgroundEvents.waitForEvents(then: completionHandler)
-    Task { await start() }
     return true
   }
 }

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 // Where an app keeps its outbox, and what it does as the app comes and goes: platform-neutral logic, called by the
@@ -32,6 +33,10 @@ extension Outbox {
   /// be sent next time.
   public func drainUntilDone() async -> Bool {
     let asked = passes
+    // The caller has time to send in: a background task the system launched.
+    let mayClaimBefore = mayClaim
+    mayClaim = true
+    defer { if !mayClaimBefore { mayClaim = false } }
     drain()
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
@@ -55,7 +60,26 @@ extension Outbox {
   /// The app came to the foreground: send what waits now, backoffs included (never before a server's
   /// `Retry-After`). An outbox the app stopped stays stopped.
   package func appBecameActive() {
+    mayClaim = true
     guard isRunning else { return }
     drain()
+  }
+
+  /// The app left the foreground: no attempt starts from now on; those in flight finish in the background time
+  /// `system` gives (all of them are cut when it runs out), and the time is given back once they did.
+  package func appEnteredBackground(system: any BackgroundSystem) async {
+    mayClaim = false
+    let end = system.beginBackgroundTime(reason: "Finishing the outbox's sends in flight") { [weak self] in
+      Task { await self?.backgroundTimeExpired() }
+    }
+    await finishAttemptsInFlight()
+    end()
+  }
+
+  /// The app's background time ran out: no attempt starts, and those in flight are cut (their items are sent again,
+  /// with their keys, next time).
+  package func backgroundTimeExpired() {
+    mayClaim = false
+    for runner in laneRunners.values { runner.cancel() }
   }
 }

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 // The Apple glue of the outbox, a few lines each; the logic they call is in Outbox+App.swift.
@@ -37,6 +38,8 @@ final class AppLifecycleObserver: @unchecked Sendable {
   /// An app extension hears its host's: `NSExtensionHostWillEnterForeground`.
   static let foreground: [Notification.Name] = [
     Notification.Name("UIApplicationWillEnterForegroundNotification"),
+    // At a launch by the user, the app becomes active without entering the foreground.
+    Notification.Name("UIApplicationDidBecomeActiveNotification"),
     Notification.Name("NSApplicationDidBecomeActiveNotification"),
     Notification.Name("WKApplicationWillEnterForegroundNotification"),
     Notification.Name("NSExtensionHostWillEnterForegroundNotification"),
@@ -62,7 +65,7 @@ final class AppLifecycleObserver: @unchecked Sendable {
         // The time is asked for before the handler returns: the system suspends the app shortly after.
         center.addObserver(forName: name, object: nil, queue: nil) { [weak outbox] _ in
           guard let outbox else { return }
-          BackgroundTime.finish { await outbox.finishAttemptsInFlight() }
+          outbox.leaveForeground()
         })
     }
     self.tokens = tokens
@@ -74,31 +77,46 @@ final class AppLifecycleObserver: @unchecked Sendable {
   }
 }
 
-/// Asks the system for time to finish `work` as the app leaves the foreground, and gives it back when the work is done
-/// or the time is up: `performExpiringActivity`, which apps and their extensions may call on iOS, tvOS, watchOS and
-/// visionOS. Elsewhere (macOS does not suspend an app that leaves the foreground) the work runs as it is.
+/// Time to finish work as the app leaves the foreground: `performExpiringActivity`, which apps and their extensions
+/// may call on iOS, tvOS, watchOS and visionOS. Elsewhere (macOS does not suspend an app that leaves the foreground)
+/// the time never runs out.
 enum BackgroundTime {
-  static func finish(_ work: @escaping @Sendable () async -> Void) {
+  /// Begins the activity; `expired` is called when the time is up. The returned closure ends it.
+  static func begin(reason: String, expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
     let done = DispatchSemaphore(value: 0)
-    let task = Task {
-      await work()
-      done.signal()
-    }
     // The block runs on a queue of the system's, not on Swift's shared pool: it holds the activity until the work is
     // done, and is called again with `expired` when the time is up.
-    ProcessInfo.processInfo.performExpiringActivity(withReason: "Finishing the outbox's sends in flight") { expired in
-      if expired {
-        task.cancel()
+    ProcessInfo.processInfo.performExpiringActivity(withReason: reason) { isExpired in
+      if isExpired {
+        expired()
         done.signal()
       } else {
         done.wait()
       }
     }
+    return { done.signal() }
     #else
-    Task { await work() }
+    return {}
     #endif
   }
+}
+
+extension Outbox {
+  /// The app left the foreground: attempts stop starting, and those in flight finish in the time the system gives.
+  nonisolated func leaveForeground() {
+    let system = configuration.backgroundSystem ?? Self.systemBackgroundSessions() ?? NoBackgroundTime()
+    Task { await appEnteredBackground(system: system) }
+  }
+}
+
+/// A platform without background sessions: its background time never runs out.
+struct NoBackgroundTime: BackgroundSystem {
+  func makeSession(identifier: String, delegate: any BackgroundSessionDelegate) throws -> any BackgroundSession {
+    throw CourierError(.invalidRequest, "This platform has no background sessions")
+  }
+
+  func beginBackgroundTime(reason: String, expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void { {} }
 }
 
 #if canImport(BackgroundTasks) && (os(iOS) || os(tvOS) || os(visionOS))
@@ -117,7 +135,11 @@ extension Outbox {
   public nonisolated func drain(in task: BGTask) {
     let box = BackgroundTaskBox(task)
     let drain = Task { box.task.setTaskCompleted(success: await self.drainUntilDone()) }
-    task.expirationHandler = { drain.cancel() }
+    task.expirationHandler = {
+      // No attempt starts from now on, and those in flight are cut: the system suspends the app shortly after.
+      Task { await self.backgroundTimeExpired() }
+      drain.cancel()
+    }
   }
 }
 

@@ -2,44 +2,66 @@ import Courier
 import Foundation
 import HTTPTypes
 
-// The Apple glue of background uploads, a few lines each; the logic they call is in BackgroundUploads.swift.
+// The Apple glue of background uploads, a few lines each: the system's background URLSessions as a
+// `BackgroundSystem`. What it calls is in BackgroundUploads.swift, where it runs on Linux too, over
+// `BackgroundSystemSimulator`.
 
 extension Outbox {
-  /// Whether this platform has background URLSessions.
-  static var hasBackgroundSessions: Bool {
+  /// The platform's background sessions: background URLSessions on Apple platforms, outside app extensions; `nil`
+  /// elsewhere. An app extension gets none: its background session would need a shared container, and the system
+  /// ends the extension long before such uploads do; its large bodies are sent in the foreground.
+  static func systemBackgroundSessions() -> (any BackgroundSystem)? {
     #if canImport(Darwin)
-    true
+    guard Bundle.main.bundleURL.pathExtension != "appex" else { return nil }
+    return URLSessionBackgroundSystem()
     #else
-    false
+    return nil
     #endif
   }
 
-  /// The background URLSession uploader of `identifier`, on Apple platforms; `nil` elsewhere.
-  /// An app extension gets none: its background session would need a shared container, and the system ends the
-  /// extension long before such uploads do; its large bodies are sent in the foreground.
-  static func systemBackgroundUploader(identifier: String, outbox: Outbox) -> (any BackgroundUploader)? {
-    #if canImport(Darwin)
-    guard Bundle.main.bundleURL.pathExtension != "appex" else { return nil }
-    return URLSessionBackgroundUploader(identifier: identifier, outbox: outbox)
+  /// Whether an app on this platform may be launched in the background (for its background session's events).
+  static var launchesInBackground: Bool {
+    #if os(iOS) || os(tvOS) || os(visionOS)
+    Bundle.main.bundleURL.pathExtension != "appex"
     #else
-    return nil
+    false
     #endif
   }
 }
 
 #if canImport(Darwin)
-/// A background URLSession whose upload tasks carry their item's ID and attempt (``BackgroundTaskTag``) and whose
-/// outcomes go to the outbox. One per identifier in a process: URLSession allows one session per background identifier,
-/// so an app makes one outbox with a given `backgroundSessionIdentifier` and keeps it.
-final class URLSessionBackgroundUploader: NSObject, BackgroundUploader, URLSessionDataDelegate, @unchecked Sendable {
-  // @unchecked: `session` is set once, in init, before any delegate call can read it; the answers' bytes are behind
-  // `bodies`' lock.
-  private var session: URLSession?
-  private let bodies = Locked([Int: Data]())
-  private weak var outbox: Outbox?
+/// Background URLSessions: one per identifier in this process, as URLSession requires, each held until it is
+/// invalidated (a new one with the identifier waits for nothing: it is refused until then).
+struct URLSessionBackgroundSystem: BackgroundSystem {
+  func makeSession(identifier: String, delegate: any BackgroundSessionDelegate) throws -> any BackgroundSession {
+    try URLSessionBackgroundSession(identifier: identifier, delegate: delegate)
+  }
 
-  init(identifier: String, outbox: Outbox) {
-    self.outbox = outbox
+  func beginBackgroundTime(reason: String, expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    BackgroundTime.begin(reason: reason, expired: expired)
+  }
+}
+
+/// A background URLSession whose events go to a ``BackgroundSessionDelegate``.
+final class URLSessionBackgroundSession: NSObject, BackgroundSession, URLSessionDataDelegate, @unchecked Sendable {
+  // @unchecked: `session` is set once, in init, before any delegate call can read it; the rest is behind locks.
+  let identifier: String
+  private var session: URLSession!
+  private let delegate: Locked<(any BackgroundSessionDelegate)?>
+  private let bodies = Locked([Int: Data]())
+  private let trust: ServerTrustEvaluator?
+  /// The identifiers with a valid session in this process: the system's own table, mirrored so that a second session
+  /// is refused rather than left with undefined behaviour.
+  private static let valid = Locked(Set<String>())
+
+  init(identifier: String, delegate: any BackgroundSessionDelegate) throws {
+    guard Self.valid.withLock({ $0.insert(identifier).inserted }) else {
+      throw CourierError(.invalidRequest, "This process has a valid background session \(identifier) already")
+    }
+    self.identifier = identifier
+    self.delegate = Locked(delegate)
+    let policy = delegate.serverTrustPolicy
+    trust = policy.isSystemDefault ? nil : ServerTrustEvaluator(policy: policy)
     super.init()
     let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
     configuration.sessionSendsLaunchEvents = true
@@ -49,20 +71,39 @@ final class URLSessionBackgroundUploader: NSObject, BackgroundUploader, URLSessi
     session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
   }
 
-  func upload(_ request: HTTPRequest, fromFile file: URL, item: OutboxItem.ID, attempt: Int) async throws {
-    guard let session, var urlRequest = URLSessionTransport.urlRequest(for: request, timeout: 60) else {
-      throw OutboxError(.invalidRequest, "The request of item \(item) has no URL")
+  func upload(_ upload: BackgroundUpload) throws {
+    guard var request = URLSessionTransport.urlRequest(for: upload.request, timeout: 60) else {
+      throw CourierError(.invalidURL, "The background upload \(upload.taskDescription) has no URL")
     }
-    // URLSession sets the length of the file itself; the header is one it reserves.
-    urlRequest.setValue(nil, forHTTPHeaderField: "Content-Length")
-    let task = session.uploadTask(with: urlRequest, fromFile: file)
-    task.taskDescription = BackgroundTaskTag.description(for: item, attempt: attempt)
+    request.allowsExpensiveNetworkAccess = upload.allowsExpensiveNetworkAccess
+    request.allowsConstrainedNetworkAccess = upload.allowsConstrainedNetworkAccess
+    let task = session.uploadTask(with: request, fromFile: upload.file)
+    task.taskDescription = upload.taskDescription
     task.resume()
   }
 
-  func itemsInFlight() async -> Set<OutboxItem.ID> {
-    guard let session else { return [] }
-    return Set(await session.allTasks.compactMap { BackgroundTaskTag.item(from: $0.taskDescription)?.item })
+  func runningTaskDescriptions() async -> [String] {
+    await session.allTasks.compactMap(\.taskDescription)
+  }
+
+  func finishTasksAndInvalidate() {
+    session.finishTasksAndInvalidate()
+  }
+
+  func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+    delegate.withLock { $0 = nil }
+    _ = Self.valid.withLock { $0.remove(identifier) }
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+  ) {
+    // The client's roots and pins, as its own transport checks them.
+    guard let trust, trust.answer(challenge, of: task, completionHandler: completionHandler) else {
+      completionHandler(.performDefaultHandling, nil)
+      return
+    }
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -71,9 +112,11 @@ final class URLSessionBackgroundUploader: NSObject, BackgroundUploader, URLSessi
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     let body = bodies.withLock { $0.removeValue(forKey: task.taskIdentifier) } ?? Data()
-    guard let (item, attempt) = BackgroundTaskTag.item(from: task.taskDescription), let outbox else { return }
-    let outcome: BackgroundUploadOutcome
-    if let error {
+    guard let description = task.taskDescription, let delegate = delegate.withLock({ $0 }) else { return }
+    let outcome: BackgroundTaskOutcome
+    if let failure = trust?.takeFailure(of: task) {
+      outcome = .failed(failure)
+    } else if let error {
       outcome = .failed(CourierError(transportFailure: error, request: nil))
     } else if let response = task.response as? HTTPURLResponse,
       response.value(forHTTPHeaderField: "Content-Encoding") == nil, Int64(body.count) < task.countOfBytesReceived
@@ -81,28 +124,22 @@ final class URLSessionBackgroundUploader: NSObject, BackgroundUploader, URLSessi
       // The app was ended while the answer came in: part of it is lost. Sent again with its key, the server answers
       // with the whole stored answer.
       outcome = .failed(
-        OutboxError(
-          .storeFailure,
-          "The answer to item \(item)'s background upload was cut (\(body.count) of \(task.countOfBytesReceived) bytes)"
-        ))
+        CourierError(
+          .connectionLost,
+          "The answer to \(description) was cut (\(body.count) of \(task.countOfBytesReceived) bytes)"))
     } else if let response = task.response,
       let head = try? URLSessionTransport.head(
         of: response, request: HTTPRequest(method: .post, scheme: nil, authority: nil, path: nil))
     {
       outcome = .answered(head, body)
     } else {
-      outcome = .failed(OutboxError(.storeFailure, "The background upload of item \(item) ended without a response"))
+      outcome = .failed(CourierError(.connectionLost, "The background upload \(description) ended without a response"))
     }
-    // Counted before the delegate returns, so that the session's last event cannot call the app's handler first.
-    outbox.backgroundEvents.recordingBegan()
-    Task {
-      await outbox.backgroundUploadFinished(item, attempt: attempt, outcome)
-      outbox.backgroundEvents.recordingEnded()
-    }
+    delegate.backgroundSession(self, taskNamed: description, didFinishWith: outcome)
   }
 
   func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
-    outbox?.backgroundEvents.eventsDelivered()
+    delegate.withLock { $0 }?.backgroundSessionDidFinishEvents(self)
   }
 }
 #endif

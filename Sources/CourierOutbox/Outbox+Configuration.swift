@@ -38,6 +38,15 @@ extension Outbox {
     /// ``OutboxError/Kind/invalidRequest`` when it is made with an identifier; with the default policy, give the
     /// background uploads an endpoint that answers them rather than one that redirects to another origin.
     public var backgroundSessionIdentifier: String?
+    /// The system whose background sessions carry the uploads of ``backgroundSessionIdentifier``: `nil` (the
+    /// default) for the platform's own — background `URLSession`s on Apple platforms, none elsewhere — or
+    /// `BackgroundSystemSimulator` of CourierTesting, which ends and relaunches a simulated app and delivers its
+    /// session's events as a seeded schedule says.
+    public var backgroundSystem: (any BackgroundSystem)?
+    /// Whether the app may have been launched in the background: the outbox then starts no attempt until the app
+    /// becomes active (or ``drainUntilDone()`` gives it background time). True on iOS, tvOS and visionOS when
+    /// ``observesAppLifecycle`` is, outside app extensions.
+    package var startsInBackground = Outbox.launchesInBackground
     /// The network: the outbox sends while it reports a usable path, and starts sending when one comes.
     public var monitor: NetworkMonitor = .system
     /// The clock of backoffs, ages and constraints.

@@ -50,8 +50,9 @@ extension Outbox {
   /// Starts a lane runner for every lane head that may go now; returns in how many seconds the earliest waiting one
   /// may go, if any.
   func sendWhatIsReady() async -> TimeInterval? {
-    // Offline, nothing can go: the network coming back wakes the outbox (enqueues said they wait for it).
-    guard configuration.monitor.currentPath.isOnline else { return nil }
+    // Offline, nothing can go: the network coming back wakes the outbox (enqueues said they wait for it). In the
+    // background without time to send in, nothing starts: the app coming to the foreground wakes the outbox.
+    guard mayClaim, configuration.monitor.currentPath.isOnline else { return nil }
     let candidates: [Candidate]
     do {
       candidates = try await store.laneHeads(excluding: busyLanes)
@@ -67,9 +68,10 @@ extension Outbox {
       switch await consider(candidate, forced: forced) {
       case .go:
         let item = candidate.item
+        claimedConstraints.withLock { $0[item.id] = candidate.constraints }
         busyLanes.insert(item.lane)
         inFlight.insert(item.id)
-        Task { await self.runLane(from: item) }
+        laneRunners[item.lane] = Task { await self.runLane(from: item) }
       case .later(let seconds):
         earliest = min(earliest ?? seconds, seconds)
       case .waits:
@@ -175,7 +177,7 @@ extension Outbox {
     var sent = 0
     while let claim = claimed {
       sent += 1
-      let mayContinue = isRunning && sent < Self.itemsPerTurn
+      let mayContinue = isRunning && mayClaim && sent < Self.itemsPerTurn
       let outcome = await attempt(claim, claimingNext: mayContinue)
       inFlight.remove(claim.item.id)
       claimed = nil
@@ -186,6 +188,7 @@ extension Outbox {
       case .goOn where mayContinue:
         guard let candidate = try? await store.laneHead(lane), case .go = await consider(candidate, forced: false)
         else { break }
+        claimedConstraints.withLock { $0[candidate.item.id] = candidate.constraints }
         inFlight.insert(candidate.item.id)
         claimed = try? await store.markSending(candidate.item.id)
         if claimed == nil { inFlight.remove(candidate.item.id) }
@@ -195,6 +198,7 @@ extension Outbox {
     }
     await store.releaseLane(lane)
     busyLanes.remove(lane)
+    laneRunners[lane] = nil
     wakeUp()
   }
 
@@ -203,6 +207,7 @@ extension Outbox {
   func attempt(_ claim: Claim, claimingNext: Bool) async -> AttemptOutcome {
     let (item, request) = claim
     emit(.sending(item.id, attempt: item.attempts))
+    let constraints = claimedConstraints.withLock { $0.removeValue(forKey: item.id) } ?? OutboxConstraints.none
     let decision: DeliveryDecision
     var response: RecordedResponse?
     var handingOff = false
@@ -213,6 +218,10 @@ extension Outbox {
         // An upload the system carries on: its outcome is recorded when it comes, and the lane waits for it.
         endpoint = endpoint.header(
           HandoffTransport.header, BackgroundTaskTag.description(for: item.id, attempt: item.attempts))
+        // The system may move the upload to another network: it keeps the item's constraints there too.
+        let network = BackgroundNetwork(
+          allowsExpensive: constraints.allowsExpensiveNetwork, allowsConstrained: constraints.allowsConstrainedNetwork)
+        endpoint = endpoint.header(HandoffTransport.network, network.headerValue)
         sender = handoffClient
         handingOff = true
       }
@@ -243,7 +252,7 @@ extension Outbox {
 
   /// Records a delivery — and, in the same transaction, claims the lane's next item when it may go at once.
   func settleDelivery(
-    _ item: OutboxItem, response: RecordedResponse, bodyFile: String?, claimingNext: Bool
+    _ item: OutboxItem, response: RecordedResponse, bodyFile: String?, claimingNext: Bool, fence: Int? = nil
   ) async
     -> AttemptOutcome
   {
@@ -256,9 +265,13 @@ extension Outbox {
       if claimingNext {
         (recorded, next) = try await store.recordDelivery(
           response, for: item.id, lane: item.lane, at: now,
-          claimingNextIf: { Self.mayGoAtOnce($0, now: now, path: path, keyRetention: retention) })
+          claimingNextIf: { [claimedConstraints] candidate in
+            guard Self.mayGoAtOnce(candidate, now: now, path: path, keyRetention: retention) else { return false }
+            claimedConstraints.withLock { $0[candidate.item.id] = candidate.constraints }
+            return true
+          })
       } else {
-        (recorded, next) = (try await store.record(.delivered(response), for: item.id, lane: item.lane, at: now), nil)
+        (recorded, next) = (try await record(.delivered(response), for: item, at: now, fence: fence), nil)
       }
     } catch {
       // The answer could not be recorded: the item stays "sending" and is sent again, with its key, next time.
@@ -283,7 +296,16 @@ extension Outbox {
     return next.map(AttemptOutcome.claimed) ?? .goOn
   }
 
-  func settle(_ item: OutboxItem, decision: DeliveryDecision, response: RecordedResponse?) async {
+  /// Records `record` for `item`; with `fence`, only while that attempt is the item's latest and it is sending.
+  @discardableResult
+  func record(_ record: AttemptRecord, for item: OutboxItem, at now: Date, fence: Int?) async throws -> RecordResult {
+    guard let fence else { return try await store.record(record, for: item.id, lane: item.lane, at: now) }
+    return try await store.record(record, for: item.id, lane: item.lane, at: now, ifAttempt: fence)
+  }
+
+  /// Records the outcome `decision` of an attempt of `item`; with `fence`, only while that attempt is the item's
+  /// latest and it is sending.
+  func settle(_ item: OutboxItem, decision: DeliveryDecision, response: RecordedResponse?, fence: Int? = nil) async {
     let now = configuration.clock.now
     do {
       switch decision {
@@ -296,7 +318,7 @@ extension Outbox {
             item,
             OutboxError(
               .limitReached, "The item was sent \(item.attempts) times without success; last: \(reason)",
-              status: response?.status), response: response)
+              status: response?.status), response: response, fence: fence)
           return
         }
         let delay = DeliveryDecision.backoff(
@@ -304,14 +326,14 @@ extension Outbox {
           retryAfter: retryAfter, random: configuration.random())
         let until = now.addingTimeInterval(delay)
         let held = retryAfter.map { now.addingTimeInterval($0) }
-        try await store.record(
-          .retry(at: until, heldUntil: held, reason: reason), for: item.id, lane: item.lane, at: now)
+        try await record(.retry(at: until, heldUntil: held, reason: reason), for: item, at: now, fence: fence)
         emit(.waiting(item.id, .backoff(until: until)))
       case .pause(let reason):
-        try await store.record(.pauseLane(reason: reason), for: item.id, lane: item.lane, at: now)
+        try await record(.pauseLane(reason: reason), for: item, at: now, fence: fence)
         emit(.waiting(item.id, .paused(reason: reason)))
       case .deadLetter(let reason):
-        await deadLetter(item, OutboxError(.rejected, reason, status: response?.status), response: response)
+        await deadLetter(
+          item, OutboxError(.rejected, reason, status: response?.status), response: response, fence: fence)
       }
     } catch {
       // The answer could not be recorded: the item stays "sending" and is sent again, with its key, next time.
@@ -319,12 +341,12 @@ extension Outbox {
     await reportCount()
   }
 
-  func deadLetter(_ item: OutboxItem, _ error: OutboxError, response: RecordedResponse? = nil) async {
+  func deadLetter(_ item: OutboxItem, _ error: OutboxError, response: RecordedResponse? = nil, fence: Int? = nil) async
+  {
     waiting = nil
     let now = configuration.clock.now
     do {
-      try await store.record(
-        .deadLetter(reason: error.message, response: response), for: item.id, lane: item.lane, at: now)
+      try await record(.deadLetter(reason: error.message, response: response), for: item, at: now, fence: fence)
       emit(.deadLettered(item.id, error))
       try await cancelDependants(of: item.id, because: "the item \(item.id) it waits for became a dead letter")
       await handleResult(of: item.id, kind: item.kind)

@@ -31,6 +31,15 @@ public actor Outbox {
   var backgroundUploader: (any BackgroundUploader)?
   /// The client with ``HandoffTransport``, through which items are handed to ``backgroundUploader``.
   var handoffClient: APIClient?
+  /// The uploader over the system's background session, made with the outbox and invalidated when it is released.
+  nonisolated let sessionUploader: SessionUploader?
+  /// The constraints of the items claimed and not yet sent, for their background uploads.
+  nonisolated let claimedConstraints = Locked([OutboxItem.ID: OutboxConstraints]())
+  /// Whether the outbox may start attempts: the app is in the foreground, or has background time to send in. An app
+  /// launched in the background (for its background session's events) starts none until it comes to the foreground.
+  var mayClaim: Bool
+  /// The lane runners, cancelled when the app's background time runs out.
+  var laneRunners: [String: Task<Void, Never>] = [:]
   /// The app's handler for a background session's events, called once their outcomes are recorded.
   let backgroundEvents = BackgroundEvents()
   /// The background uploads (``BackgroundTaskTag``) whose outcome is being recorded now.
@@ -82,21 +91,41 @@ public actor Outbox {
   /// ``OutboxError/Kind/newerSchema`` when a newer version of the outbox wrote it; the file is left as it is.
   public init(client: APIClient, path: String, configuration: Configuration = Configuration()) throws {
     try Self.checkBackgroundUploads(configuration, client: client)
-    try self.init(client: client, store: SQLiteOutboxStore(path: path), configuration: configuration)
+    let store = try SQLiteOutboxStore(path: path)
+    try self.init(
+      client: client, store: store, configuration: configuration,
+      uploader: Self.sessionUploader(configuration, client: client, store: store))
   }
 
   /// An outbox whose tables live in the app's own database, so that
   /// ``enqueue(_:lane:after:bindings:kind:constraints:in:)`` joins the app's write.
   public init(client: APIClient, database: any DatabaseWriter, configuration: Configuration = Configuration()) throws {
     try Self.checkBackgroundUploads(configuration, client: client)
-    try self.init(client: client, store: SQLiteOutboxStore(database: database), configuration: configuration)
+    let store = try SQLiteOutboxStore(database: database)
+    try self.init(
+      client: client, store: store, configuration: configuration,
+      uploader: Self.sessionUploader(configuration, client: client, store: store))
   }
 
-  package init(client: APIClient, store: any OutboxStore, configuration: Configuration) {
+  package init(
+    client: APIClient, store: any OutboxStore, configuration: Configuration, uploader: SessionUploader? = nil
+  ) {
     self.client = client
     self.store = store
     self.configuration = configuration
     bodyFiles = store.bodyFolder.map { BodyFiles(folder: $0, threshold: configuration.fileBodyThreshold) }
+    mayClaim = !configuration.startsInBackground
+    sessionUploader = uploader
+    if let uploader {
+      backgroundUploader = uploader
+      handoffClient = Self.handoffClient(client, uploader: uploader, store: store, clock: configuration.clock)
+      uploader.attach(self)
+    }
+  }
+
+  deinit {
+    // The session's uploads go on in the system; their events go to the next outbox made with the identifier.
+    sessionUploader?.invalidate()
   }
 
   // MARK: Enqueue
@@ -211,11 +240,6 @@ public actor Outbox {
   public func start() {
     if lifecycle == nil, configuration.observesAppLifecycle {
       lifecycle = AppLifecycleObserver(outbox: self, center: configuration.notificationCenter)
-    }
-    if backgroundUploader == nil, bodyFiles != nil, let identifier = configuration.backgroundSessionIdentifier,
-      let uploader = Self.systemBackgroundUploader(identifier: identifier, outbox: self)
-    {
-      useBackgroundUploader(uploader)
     }
     guard loop == nil else { return }
     let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

@@ -131,6 +131,13 @@ package protocol OutboxStore: Sendable {
     _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date
   ) async throws
     -> RecordResult
+  /// Records the outcome of `id`'s attempt `attempt` as ``record(_:for:lane:at:)`` does, only while that attempt is
+  /// the item's latest and it is sending; throws ``OutboxError/Kind/noSuchItem`` otherwise. A background upload's
+  /// outcome may come late: one of an attempt the outbox gave up on never overwrites a later attempt's.
+  @discardableResult
+  func record(
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int
+  ) async throws -> RecordResult
   /// Records a delivery as ``record(_:for:lane:at:)`` does and, in the same transaction, marks the lane's next item
   /// sending when `claim` says it may go at once; returns it with its request.
   func recordDelivery(
@@ -188,6 +195,13 @@ package protocol OutboxStore: Sendable {
 extension OutboxStore {
   package var isShared: Bool { false }
   package func releaseLane(_ lane: String) async {}
+  /// A store without background uploads records every outcome when it comes: nothing else sends its items meanwhile.
+  @discardableResult
+  package func record(
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int
+  ) async throws -> RecordResult {
+    try await self.record(record, for: id, lane: lane, at: date)
+  }
   package func watch(_ wake: @escaping @Sendable () -> Void) -> Task<Void, Never>? { nil }
 }
 

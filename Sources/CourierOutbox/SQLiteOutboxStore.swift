@@ -226,39 +226,56 @@ package final class SQLiteOutboxStore: OutboxStore {
   ) async throws
     -> RecordResult
   {
-    let now = date.timeIntervalSince1970
-    return try await write { db in
-      switch record {
-      case .delivered(let response):
-        return try Self.recordDelivery(response, for: id, at: now, in: db)
-      case .retry(let at, let heldUntil, let reason):
-        try db.execute(
-          sql: """
-            UPDATE courier_outbox_item SET state = 'pending', next_attempt_at = ?, held_until = ?, updated_at = ?,
-              reason = ?, handed_off_at = NULL WHERE id = ?
-            """,
-          arguments: [at.timeIntervalSince1970, heldUntil?.timeIntervalSince1970, now, reason, id.rawValue])
-      case .pauseLane(let reason):
-        try db.execute(
-          sql: """
-            UPDATE courier_outbox_item SET state = 'pending', updated_at = ?, reason = ?, handed_off_at = NULL
-            WHERE id = ?
-            """,
-          arguments: [now, reason, id.rawValue])
-        try Self.setLane(lane, pausedBecause: reason, in: db)
-      case .deadLetter(let reason, let response):
-        try db.execute(
-          sql: """
-            UPDATE courier_outbox_item SET state = 'deadLetter', updated_at = ?, reason = ?, response_status = ?,
-              response_headers = ?, response_body = ?, result_handled = 0, handed_off_at = NULL WHERE id = ?
-            """,
-          arguments: [
-            now, reason, response?.status.code, response.map { FieldCoding.encode($0.headerFields) },
-            response?.body, id.rawValue,
-          ])
+    try await write { db in try Self.record(record, for: id, lane: lane, at: date.timeIntervalSince1970, in: db) }
+  }
+
+  package func record(
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int
+  ) async throws -> RecordResult {
+    try await write { db in
+      let latest = try Row.fetchOne(
+        db, sql: "SELECT attempts FROM courier_outbox_item WHERE id = ? AND state = 'sending'",
+        arguments: [id.rawValue])
+      guard let latest, latest[0] as Int == attempt else {
+        throw OutboxError(.noSuchItem, "The outbox item \(id) is no longer sending its attempt \(attempt)")
       }
-      return RecordResult()
+      return try Self.record(record, for: id, lane: lane, at: date.timeIntervalSince1970, in: db)
     }
+  }
+
+  static func record(
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at now: TimeInterval, in db: Database
+  ) throws -> RecordResult {
+    switch record {
+    case .delivered(let response):
+      return try Self.recordDelivery(response, for: id, at: now, in: db)
+    case .retry(let at, let heldUntil, let reason):
+      try db.execute(
+        sql: """
+          UPDATE courier_outbox_item SET state = 'pending', next_attempt_at = ?, held_until = ?, updated_at = ?,
+            reason = ?, handed_off_at = NULL WHERE id = ?
+          """,
+        arguments: [at.timeIntervalSince1970, heldUntil?.timeIntervalSince1970, now, reason, id.rawValue])
+    case .pauseLane(let reason):
+      try db.execute(
+        sql: """
+          UPDATE courier_outbox_item SET state = 'pending', updated_at = ?, reason = ?, handed_off_at = NULL
+          WHERE id = ?
+          """,
+        arguments: [now, reason, id.rawValue])
+      try Self.setLane(lane, pausedBecause: reason, in: db)
+    case .deadLetter(let reason, let response):
+      try db.execute(
+        sql: """
+          UPDATE courier_outbox_item SET state = 'deadLetter', updated_at = ?, reason = ?, response_status = ?,
+            response_headers = ?, response_body = ?, result_handled = 0, handed_off_at = NULL WHERE id = ?
+          """,
+        arguments: [
+          now, reason, response?.status.code, response.map { FieldCoding.encode($0.headerFields) },
+          response?.body, id.rawValue,
+        ])
+    }
+    return RecordResult()
   }
 
   /// Records that `id` was delivered with `response`, and binds its dependants' values.

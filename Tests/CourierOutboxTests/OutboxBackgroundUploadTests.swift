@@ -14,6 +14,7 @@ final class RecordingUploader: BackgroundUploader {
     var body: Data
     var item: OutboxItem.ID
     var attempt: Int
+    var network: BackgroundNetwork
   }
 
   private let state: Locked<(uploads: [Upload], held: Set<OutboxItem.ID>)>
@@ -24,10 +25,12 @@ final class RecordingUploader: BackgroundUploader {
 
   var uploads: [Upload] { state.withLock { $0.uploads } }
 
-  func upload(_ request: HTTPRequest, fromFile file: URL, item: OutboxItem.ID, attempt: Int) async throws {
+  func upload(
+    _ request: HTTPRequest, fromFile file: URL, item: OutboxItem.ID, attempt: Int, network: BackgroundNetwork
+  ) async throws {
     let body = try Data(contentsOf: file)
     state.withLock {
-      $0.uploads.append(Upload(request: request, body: body, item: item, attempt: attempt))
+      $0.uploads.append(Upload(request: request, body: body, item: item, attempt: attempt, network: network))
       $0.held.insert(item)
     }
   }

@@ -70,7 +70,10 @@ final class OutboxSampleAppDelegate: NSObject, UIApplicationDelegate {
     _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
     completionHandler: @escaping () -> Void
   ) {
-    _ = outbox.handleEventsForBackgroundURLSession(identifier, completionHandler: completionHandler)
+    if !outbox.handleEventsForBackgroundURLSession(identifier, completionHandler: completionHandler) {
+      // Another session's events: its owner calls the handler (here, none does).
+      completionHandler()
+    }
   }
 }
 #endif

@@ -96,3 +96,10 @@ public struct ServerTrustPolicy: Sendable, Hashable {
     return certificates
   }
 }
+
+/// A transport that checks servers against a ``ServerTrustPolicy``: what a background session of the same client must
+/// check them against too.
+package protocol ServerTrustChecking {
+  /// The policy the transport checks servers against.
+  var serverTrustPolicy: ServerTrustPolicy { get }
+}

@@ -6,11 +6,11 @@ import FoundationNetworking
 
 /// The server-trust check of a ``URLSessionTransport``'s session: its policy, and the failure of each task whose
 /// server failed it, kept until the task reports its end (URLSession ends such a task as cancelled).
-final class ServerTrustEvaluator: Sendable {
-  let policy: ServerTrustPolicy
+package final class ServerTrustEvaluator: Sendable {
+  package let policy: ServerTrustPolicy
   private let failures = Locked<[Int: CourierError]>([:])
 
-  init(policy: ServerTrustPolicy) {
+  package init(policy: ServerTrustPolicy) {
     self.policy = policy
   }
 
@@ -19,7 +19,7 @@ final class ServerTrustEvaluator: Sendable {
   }
 
   /// The trust failure that ended `task`, if one did; reported once.
-  func takeFailure(of task: URLSessionTask) -> CourierError? {
+  package func takeFailure(of task: URLSessionTask) -> CourierError? {
     failures.withLock { $0.removeValue(forKey: task.taskIdentifier) }
   }
 }
@@ -30,7 +30,7 @@ import Security
 extension ServerTrustEvaluator {
   /// Answers `challenge` when it asks about server trust: with the evaluated trust when the server passes the policy,
   /// by cancelling the task (and keeping why) when it fails. Returns `false` for any other challenge.
-  func answer(
+  package func answer(
     _ challenge: URLAuthenticationChallenge, of task: URLSessionTask,
     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) -> Bool {

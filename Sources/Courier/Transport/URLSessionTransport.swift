@@ -36,7 +36,7 @@ import FoundationNetworking
 /// ```swift
 /// let client = APIClient(baseURL: url) { $0.transport = URLSessionTransport() }
 /// ```
-public final class URLSessionTransport: HTTPTransport {
+public final class URLSessionTransport: HTTPTransport, ServerTrustChecking {
   /// The session requests are sent with.
   public let session: URLSession
   private let ownsSession: Bool
@@ -120,6 +120,9 @@ public final class URLSessionTransport: HTTPTransport {
     ownsSession = false
     backgroundIdentifier = session.configuration.identifier
   }
+
+  /// The policy its session checks servers against.
+  package var serverTrustPolicy: ServerTrustPolicy { delegate?.serverTrust?.policy ?? .system }
 
   deinit {
     if ownsSession { session.finishTasksAndInvalidate() }
