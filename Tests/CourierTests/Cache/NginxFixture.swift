@@ -155,10 +155,7 @@ final class Nginx: Sendable {
   private func syncLog() {
     let socket = Self.socket()
     defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = UInt16(port).bigEndian
+    var address = Self.loopback(port: port)
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -192,15 +189,21 @@ final class Nginx: Sendable {
   static func canConnect(port: Int) -> Bool {
     let socket = Self.socket()
     defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = UInt16(port).bigEndian
+    var address = Self.loopback(port: port)
     return withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     } == 0
+  }
+
+  /// The address of `port` on 127.0.0.1.
+  private static func loopback(port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return address
   }
 
   private static func socket() -> Int32 {
