@@ -2,7 +2,7 @@ import Courier
 import Foundation
 import HTTPTypes
 
-/// A simulated ``BackgroundSystem``: the background sessions and background time of an app that the system suspends,
+/// A simulated `BackgroundSystem`: the background sessions and background time of an app that the system suspends,
 /// ends and relaunches, driven one step at a time by a seeded schedule, so that code which runs only on a device runs
 /// in a test, and a failing schedule replays from its seed.
 ///
@@ -10,13 +10,13 @@ import HTTPTypes
 /// - tasks outlive the app: ``endApp()`` ends the process (its sessions and background time go), the tasks go on;
 /// - the events of a session are delivered only to a session made again with its identifier, in an order the
 ///   schedule picks, and then `backgroundSessionDidFinishEvents` once every held event was delivered;
-/// - ``BackgroundSession/runningTaskDescriptions()`` lists only tasks still running, never one that ended, also when
+/// - `BackgroundSession.runningTaskDescriptions()` lists only tasks still running, never one that ended, also when
 ///   its end was not delivered yet. A listing asked for before the events held when the session was made are
 ///   delivered is answered after them: the session's delegate calls and its listings' answers come in order, one
 ///   serial queue (an assumption: Apple's documentation does not say);
 /// - one valid session per identifier in a process: a second throws;
 /// - redirects are followed without asking the delegate, keeping the request's headers;
-/// - the server's certificate is checked against the delegate's ``ServerTrustPolicy`` (its roots and pins) before
+/// - the server's certificate is checked against the delegate's `ServerTrustPolicy` (its roots and pins) before
 ///   the request is sent;
 /// - background time runs out when the schedule says (``expireBackgroundTime()``).
 ///
