@@ -55,6 +55,45 @@ package final class SessionUploader: BackgroundUploader, BackgroundSessionDelega
     weak var outbox: Outbox?
     /// The tasks whose end the session delivered in this process: not lost, whatever the system lists.
     var ended: Set<String> = []
+    /// Events that came before an outbox was attached (a session delivers from the moment it is made): given to
+    /// the outbox when it is.
+    var early: [Early] = []
+  }
+
+  enum Early {
+    case finished(String, BackgroundTaskOutcome)
+    case eventsDelivered
+  }
+
+  /// The uploader of each identifier in this process, with the system it runs on: a background session stays valid
+  /// until its last task ends, so the uploader — and its session — outlive the outbox and go to the next one.
+  private struct Entry {
+    weak var systemObject: AnyObject?
+    let isObject: Bool
+    let systemType: ObjectIdentifier
+    let uploader: SessionUploader
+  }
+  private static let uploaders = Locked([String: [Entry]]())
+
+  /// The uploader of `identifier` on `system`, made (with its session) the first time.
+  static func shared(
+    system: any BackgroundSystem, identifier: String, serverTrust: ServerTrustPolicy
+  ) throws -> SessionUploader {
+    let type = ObjectIdentifier(Swift.type(of: system))
+    let object: AnyObject? = Swift.type(of: system) is AnyClass ? system as AnyObject : nil
+    return try uploaders.withLock { uploaders in
+      // Those of systems gone (a simulator a test released) or whose sessions ended go.
+      var entries = (uploaders[identifier] ?? []).filter {
+        (!$0.isObject || $0.systemObject != nil) && $0.uploader.hasValidSession
+      }
+      defer { uploaders[identifier] = entries }
+      if let entry = entries.first(where: { $0.systemType == type && $0.systemObject === object }) {
+        return entry.uploader
+      }
+      let uploader = try SessionUploader(system: system, identifier: identifier, serverTrust: serverTrust)
+      entries.append(Entry(systemObject: object, isObject: object != nil, systemType: type, uploader: uploader))
+      return uploader
+    }
   }
 
   package let serverTrustPolicy: ServerTrustPolicy
@@ -68,15 +107,33 @@ package final class SessionUploader: BackgroundUploader, BackgroundSessionDelega
       state.withLock { $0.session = session }
     } catch {
       throw OutboxError(
-        .invalidRequest,
-        "The background session \(identifier) is in use by another outbox of this app: keep one outbox per "
-          + "backgroundSessionIdentifier (a released outbox gives its session back): \(error)")
+        .invalidRequest, "The background session \(identifier) could not be made: \(error)")
     }
   }
 
-  /// Gives the session's outcomes to `outbox` from now on.
-  func attach(_ outbox: Outbox) {
-    state.withLock { $0.outbox = outbox }
+  /// Whether its session still delivers events.
+  var hasValidSession: Bool { state.withLock { $0.session?.isValid ?? false } }
+
+  /// Gives the session's outcomes to `outbox` from now on, and those that came before; throws while another outbox
+  /// of this process has them.
+  func attach(_ outbox: Outbox, identifier: String) throws {
+    let early = try state.withLock { state -> [Early] in
+      if let current = state.outbox, current !== outbox {
+        throw OutboxError(
+          .invalidRequest,
+          "The background session \(identifier) is in use by another outbox of this app: keep one outbox per "
+            + "backgroundSessionIdentifier (once released, its session goes to the next outbox)")
+      }
+      state.outbox = outbox
+      defer { state.early = [] }
+      return state.early
+    }
+    for event in early {
+      switch event {
+      case .finished(let description, let outcome): deliver(description, outcome, to: outbox)
+      case .eventsDelivered: eventsDelivered(to: outbox)
+      }
+    }
   }
 
   package func upload(
@@ -115,13 +172,19 @@ package final class SessionUploader: BackgroundUploader, BackgroundSessionDelega
   package func backgroundSession(
     _ session: any BackgroundSession, taskNamed taskDescription: String, didFinishWith outcome: BackgroundTaskOutcome
   ) {
-    guard let (item, attempt) = BackgroundTaskTag.item(from: taskDescription) else { return }
+    guard BackgroundTaskTag.item(from: taskDescription) != nil else { return }
     guard
       let outbox = state.withLock({ state -> Outbox? in
         state.ended.insert(taskDescription)
+        if state.outbox == nil { state.early.append(.finished(taskDescription, outcome)) }
         return state.outbox
       })
     else { return }
+    deliver(taskDescription, outcome, to: outbox)
+  }
+
+  private func deliver(_ taskDescription: String, _ outcome: BackgroundTaskOutcome, to outbox: Outbox) {
+    guard let (item, attempt) = BackgroundTaskTag.item(from: taskDescription) else { return }
     // Counted before the delegate returns, so that the session's last event cannot call the app's handler first.
     outbox.backgroundEvents.recordingBegan()
     Task {
@@ -137,7 +200,16 @@ package final class SessionUploader: BackgroundUploader, BackgroundSessionDelega
   }
 
   package func backgroundSessionDidFinishEvents(_ session: any BackgroundSession) {
-    guard let outbox = state.withLock({ $0.outbox }) else { return }
+    guard
+      let outbox = state.withLock({ state -> Outbox? in
+        if state.outbox == nil { state.early.append(.eventsDelivered) }
+        return state.outbox
+      })
+    else { return }
+    eventsDelivered(to: outbox)
+  }
+
+  private func eventsDelivered(to outbox: Outbox) {
     // Every event held for the session was delivered: handoffs whose uploads the system no longer holds were lost.
     // Undone before the app's handler is called, so that they are sent again at the next chance.
     outbox.backgroundEvents.recordingBegan()
@@ -185,6 +257,8 @@ package final class BackgroundEvents: Sendable {
     var recording = 0
     var delivered = false
     var waiting = false
+    /// Handlers on their way to the main actor.
+    var firing = 0
 
     /// Whether the handler goes now; it goes once. The session's "delivered" is kept until a handler takes it: the
     /// session may be made, and deliver, before the app hands its handler over.
@@ -243,11 +317,18 @@ package final class BackgroundEvents: Sendable {
   }
 
   private func fire() {
+    state.withLock { $0.firing += 1 }
     Task { @MainActor in
       let handler = self.handler
       self.handler = nil
       handler?()
+      self.state.withLock { $0.firing -= 1 }
     }
+  }
+
+  /// Whether no outcome is being recorded and no handler is on its way.
+  package var isIdle: Bool {
+    state.withLock { $0.recording == 0 && $0.firing == 0 }
   }
 }
 
@@ -336,7 +417,7 @@ extension Outbox {
       let system = configuration.backgroundSystem ?? Self.systemBackgroundSessions()
     else { return nil }
     let policy = (client.configuration.transport as? any ServerTrustChecking)?.serverTrustPolicy ?? .system
-    return try SessionUploader(system: system, identifier: identifier, serverTrust: policy)
+    return try SessionUploader.shared(system: system, identifier: identifier, serverTrust: policy)
   }
 
   /// Records what came of the background upload of `id`'s attempt `attempt`, as an attempt's outcome. An outcome for
@@ -379,7 +460,9 @@ extension Outbox {
   /// outcome, or the uploads were lost): those items are sent again, with their keys.
   func reconcileHandoffs() async {
     guard let handedOff = try? await store.handedOffItems(), !handedOff.isEmpty else { return }
+    awaitingSystem += 1
     let alive = await backgroundUploader?.itemsInFlight() ?? []
+    awaitingSystem -= 1
     for (item, _) in handedOff where !alive.contains(item.id) {
       // Its outcome is being recorded now.
       guard !settlingHandoffs.contains(BackgroundTaskTag.description(for: item.id, attempt: item.attempts)) else {
@@ -417,6 +500,8 @@ extension Outbox {
   ) -> Bool {
     guard sessionUploader != nil, identifier == configuration.backgroundSessionIdentifier else { return false }
     backgroundEvents.waitForEvents(then: completionHandler)
+    // Launched in the background for these events: no attempt starts until the app becomes active.
+    Task { await launchedForEvents() }
     return true
   }
 }

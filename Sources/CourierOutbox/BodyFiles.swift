@@ -31,8 +31,12 @@ struct BodyFiles: Sendable {
     let partial = url(of: key + ".partial")
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-        throw OutboxError(.storeFailure, "The outbox could not make a file in \(folder.path) for a body")
+      // Made in place, not through a temporary file and a rename: a sweep of the folder meanwhile would remove the
+      // temporary file, which no row names.
+      do {
+        try Data().write(to: partial, options: .withoutOverwriting)
+      } catch {
+        throw OutboxError(.storeFailure, "The outbox could not make a file in \(folder.path) for a body: \(error)")
       }
       let handle = try FileHandle(forWritingTo: partial)
       var hasher = SHA256()
@@ -73,12 +77,25 @@ struct BodyFiles: Sendable {
     (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
   }
 
-  /// Removes the files of `names` but those in `referenced` and those of a key in `writing` (bodies being written,
-  /// whose rows have not committed yet).
-  func sweep(_ names: [String], keeping referenced: Set<String>, except writing: Set<String>) {
-    for name in names where !referenced.contains(name) {
+  /// How long a partial body file is kept: another process sharing the database (an app and its extension, in an app
+  /// group) may be writing it. Longer than any enqueue.
+  static let partialGrace: TimeInterval = 3600
+
+  /// Removes the body files of `names` (`.body` and `.partial`) but those in `referenced`, those of a key in
+  /// `writing` (bodies being written here, whose rows have not committed yet), and partial ones changed within
+  /// ``partialGrace`` of `now` (perhaps being written by another process).
+  func sweep(_ names: [String], keeping referenced: Set<String>, except writing: Set<String>, now: Date = Date()) {
+    for name in names where !referenced.contains(name) && (name.hasSuffix(".body") || name.hasSuffix(".partial")) {
       let key = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
-      if !writing.contains(key) { remove(name) }
+      guard !writing.contains(key) else { continue }
+      if name.hasSuffix(".partial"),
+        let changed = (try? FileManager.default.attributesOfItem(atPath: url(of: name).path))?[.modificationDate]
+          as? Date,
+        now.timeIntervalSince(changed) < Self.partialGrace
+      {
+        continue
+      }
+      remove(name)
     }
   }
 }

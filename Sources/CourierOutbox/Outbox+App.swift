@@ -13,9 +13,17 @@ extension Outbox {
   /// `completeUntilFirstUserAuthentication` — a locked phone can still send in the background, which `complete` would
   /// prevent — and on Apple platforms the folder is excluded from backups: pending writes belong to this device's
   /// session, not to a restore on another. Both are best effort: a file system without them leaves the outbox working.
+  ///
+  /// On tvOS the folder is in Caches instead: an Apple TV app may keep only a little data that the system does not
+  /// purge, and its Application Support folder cannot be made on the device. The system may purge Caches while the
+  /// app is not running: writes still waiting then are lost with it.
   public static func defaultPath(folder: String? = nil) throws -> String {
-    let support = try FileManager.default.url(
-      for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
+    #if os(tvOS)
+    let base = FileManager.SearchPathDirectory.cachesDirectory
+    #else
+    let base = FileManager.SearchPathDirectory.applicationSupportDirectory
+    #endif
+    let support = try FileManager.default.url(for: base, in: .userDomainMask, appropriateFor: nil, create: true)
     let name = folder ?? Bundle.main.bundleIdentifier.map { "\($0)/CourierOutbox" } ?? "CourierOutbox"
     let directory = support.appendingPathComponent(name, isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -34,9 +42,9 @@ extension Outbox {
   public func drainUntilDone() async -> Bool {
     let asked = passes
     // The caller has time to send in: a background task the system launched.
-    let mayClaimBefore = mayClaim
     mayClaim = true
-    defer { if !mayClaimBefore { mayClaim = false } }
+    // A background task ends: without the foreground, nothing more starts.
+    defer { if !isActive { mayClaim = false } }
     drain()
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
@@ -57,9 +65,20 @@ extension Outbox {
     await withCheckedContinuation { continuation in flightWaiters.append((flying, continuation)) }
   }
 
+  /// The app was launched in the background for its background session's events: no attempt starts until it becomes
+  /// active.
+  func launchedForEvents() {
+    // The foreground it heard of is the app's own: the events came while it was active.
+    guard !heardActive else { return }
+    isActive = false
+    mayClaim = false
+  }
+
   /// The app came to the foreground: send what waits now, backoffs included (never before a server's
   /// `Retry-After`). An outbox the app stopped stays stopped.
   package func appBecameActive() {
+    isActive = true
+    heardActive = true
     mayClaim = true
     guard isRunning else { return }
     drain()
@@ -68,17 +87,25 @@ extension Outbox {
   /// The app left the foreground: no attempt starts from now on; those in flight finish in the background time
   /// `system` gives (all of them are cut when it runs out), and the time is given back once they did.
   package func appEnteredBackground(system: any BackgroundSystem) async {
-    mayClaim = false
     let end = system.beginBackgroundTime(reason: "Finishing the outbox's sends in flight") { [weak self] in
       Task { await self?.backgroundTimeExpired() }
     }
+    await finishInBackground(then: end)
+  }
+
+  /// Stops claiming, waits for the attempts in flight, then calls `end`, which gives the background time back.
+  func finishInBackground(then end: @Sendable () -> Void) async {
+    isActive = false
+    heardActive = false
+    mayClaim = false
     await finishAttemptsInFlight()
     end()
   }
 
   /// The app's background time ran out: no attempt starts, and those in flight are cut (their items are sent again,
-  /// with their keys, next time).
+  /// with their keys, next time). An app that came back to the foreground meanwhile goes on sending.
   package func backgroundTimeExpired() {
+    guard !isActive else { return }
     mayClaim = false
     for runner in laneRunners.values { runner.cancel() }
   }

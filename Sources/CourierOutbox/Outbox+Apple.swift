@@ -103,10 +103,23 @@ enum BackgroundTime {
 }
 
 extension Outbox {
-  /// The app left the foreground: attempts stop starting, and those in flight finish in the time the system gives.
+  /// The app left the foreground: the time is asked for now, before the notification's handler returns (the system
+  /// suspends the app shortly after); attempts stop starting, and those in flight finish in that time.
   nonisolated func leaveForeground() {
-    let system = configuration.backgroundSystem ?? Self.systemBackgroundSessions() ?? NoBackgroundTime()
-    Task { await appEnteredBackground(system: system) }
+    let end = backgroundTimeSystem.beginBackgroundTime(reason: "Finishing the outbox's sends in flight") {
+      [weak self] in Task { await self?.backgroundTimeExpired() }
+    }
+    Task { await finishInBackground(then: end) }
+  }
+
+  /// What gives the app background time: ``Configuration/backgroundSystem``, else the platform's (also in an app
+  /// extension, which has no background session of its own but may ask for time).
+  nonisolated var backgroundTimeSystem: any BackgroundSystem {
+    #if canImport(Darwin)
+    configuration.backgroundSystem ?? URLSessionBackgroundSystem()
+    #else
+    configuration.backgroundSystem ?? NoBackgroundTime()
+    #endif
   }
 }
 

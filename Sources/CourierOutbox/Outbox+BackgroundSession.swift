@@ -18,15 +18,6 @@ extension Outbox {
     return nil
     #endif
   }
-
-  /// Whether an app on this platform may be launched in the background (for its background session's events).
-  static var launchesInBackground: Bool {
-    #if os(iOS) || os(tvOS) || os(visionOS)
-    Bundle.main.bundleURL.pathExtension != "appex"
-    #else
-    false
-    #endif
-  }
 }
 
 #if canImport(Darwin)
@@ -81,6 +72,8 @@ final class URLSessionBackgroundSession: NSObject, BackgroundSession, URLSession
     task.taskDescription = upload.taskDescription
     task.resume()
   }
+
+  var isValid: Bool { delegate.withLock { $0 != nil } }
 
   func runningTaskDescriptions() async -> [String] {
     await session.allTasks.compactMap(\.taskDescription)

@@ -43,10 +43,10 @@ extension Outbox {
     /// `BackgroundSystemSimulator` of CourierTesting, which ends and relaunches a simulated app and delivers its
     /// session's events as a seeded schedule says.
     public var backgroundSystem: (any BackgroundSystem)?
-    /// Whether the app may have been launched in the background: the outbox then starts no attempt until the app
-    /// becomes active (or ``drainUntilDone()`` gives it background time). True on iOS, tvOS and visionOS when
-    /// ``observesAppLifecycle`` is, outside app extensions.
-    package var startsInBackground = Outbox.launchesInBackground
+    /// Whether the app was launched in the background: the outbox then starts no attempt until the app becomes
+    /// active (or ``drainUntilDone()`` gives it background time). `false`: an app learns of a background launch from
+    /// ``Outbox/handleEventsForBackgroundURLSession(_:completionHandler:)``, which stops attempts until then.
+    package var startsInBackground = false
     /// The network: the outbox sends while it reports a usable path, and starts sending when one comes.
     public var monitor: NetworkMonitor = .system
     /// The clock of backoffs, ages and constraints.

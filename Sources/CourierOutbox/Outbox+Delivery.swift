@@ -6,6 +6,7 @@ import HTTPTypes
 // what each attempt's outcome does to its item.
 extension Outbox {
   func run(wakes: AsyncStream<Void>) async {
+    loopBusy = true
     waiting = nil
     // Files of items delivered or cancelled before a crash, or written for an enqueue that never committed.
     await sweepBodies()
@@ -28,6 +29,8 @@ extension Outbox {
     }
     var wakeIterator = wakes.makeAsyncIterator()
     while !Task.isCancelled {
+      loopBusy = true
+      wakePending = false
       passes += 1
       let pass = passes
       let nextWake = await sendWhatIsReady()
@@ -41,6 +44,8 @@ extension Outbox {
           if !Task.isCancelled { await self?.wakeUp() }
         }
       }
+      // Woken during the pass, the loop goes on at once.
+      loopBusy = wakePending
       let woken = await wakeIterator.next() != nil
       timer?.cancel()
       guard woken else { break }

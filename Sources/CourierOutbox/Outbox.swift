@@ -38,8 +38,18 @@ public actor Outbox {
   /// Whether the outbox may start attempts: the app is in the foreground, or has background time to send in. An app
   /// launched in the background (for its background session's events) starts none until it comes to the foreground.
   var mayClaim: Bool
+  /// Whether the app is in the foreground, as far as the outbox knows.
+  var isActive: Bool
+  /// Whether the app's becoming active was heard (not only assumed at launch).
+  var heardActive = false
   /// The lane runners, cancelled when the app's background time runs out.
   var laneRunners: [String: Task<Void, Never>] = [:]
+  /// Whether the delivery loop is in a pass (or its start), or was woken and has not begun the next pass.
+  var loopBusy = false
+  /// Whether the loop was woken since its pass began.
+  var wakePending = false
+  /// Listings of the system's background tasks asked for and not answered: the system answers them in its time.
+  var awaitingSystem = 0
   /// The app's handler for a background session's events, called once their outcomes are recorded.
   let backgroundEvents = BackgroundEvents()
   /// The background uploads (``BackgroundTaskTag``) whose outcome is being recorded now.
@@ -92,9 +102,11 @@ public actor Outbox {
   public init(client: APIClient, path: String, configuration: Configuration = Configuration()) throws {
     try Self.checkBackgroundUploads(configuration, client: client)
     let store = try SQLiteOutboxStore(path: path)
-    try self.init(
-      client: client, store: store, configuration: configuration,
-      uploader: Self.sessionUploader(configuration, client: client, store: store))
+    let uploader = try Self.sessionUploader(configuration, client: client, store: store)
+    self.init(client: client, store: store, configuration: configuration, uploader: uploader)
+    if let uploader, let identifier = configuration.backgroundSessionIdentifier {
+      try uploader.attach(self, identifier: identifier)
+    }
   }
 
   /// An outbox whose tables live in the app's own database, so that
@@ -102,9 +114,11 @@ public actor Outbox {
   public init(client: APIClient, database: any DatabaseWriter, configuration: Configuration = Configuration()) throws {
     try Self.checkBackgroundUploads(configuration, client: client)
     let store = try SQLiteOutboxStore(database: database)
-    try self.init(
-      client: client, store: store, configuration: configuration,
-      uploader: Self.sessionUploader(configuration, client: client, store: store))
+    let uploader = try Self.sessionUploader(configuration, client: client, store: store)
+    self.init(client: client, store: store, configuration: configuration, uploader: uploader)
+    if let uploader, let identifier = configuration.backgroundSessionIdentifier {
+      try uploader.attach(self, identifier: identifier)
+    }
   }
 
   package init(
@@ -115,17 +129,12 @@ public actor Outbox {
     self.configuration = configuration
     bodyFiles = store.bodyFolder.map { BodyFiles(folder: $0, threshold: configuration.fileBodyThreshold) }
     mayClaim = !configuration.startsInBackground
+    isActive = !configuration.startsInBackground
     sessionUploader = uploader
     if let uploader {
       backgroundUploader = uploader
       handoffClient = Self.handoffClient(client, uploader: uploader, store: store, clock: configuration.clock)
-      uploader.attach(self)
     }
-  }
-
-  deinit {
-    // The session's uploads go on in the system; their events go to the next outbox made with the identifier.
-    sessionUploader?.invalidate()
   }
 
   // MARK: Enqueue
@@ -304,6 +313,7 @@ public actor Outbox {
     wake = nil
     running?.cancel()
     await running?.value
+    loopBusy = false
     releaseSettleWaiters(all: true)
   }
 
@@ -475,7 +485,16 @@ public actor Outbox {
   }
 
   func wakeUp() {
-    wake?.yield()
+    guard let wake else { return }
+    loopBusy = true
+    wakePending = true
+    wake.yield()
+  }
+
+  /// Whether nothing is under way: no pass of the loop, no lane sending, no outcome being recorded, no handler on its
+  /// way. What a test of schedules waits for between two steps, so that each step meets a settled outbox.
+  package var isQuiet: Bool {
+    (!loopBusy || awaitingSystem > 0) && busyLanes.isEmpty && settlingHandoffs.isEmpty && backgroundEvents.isIdle
   }
 
   /// Reports a change of the waiting count, and releases the callers of ``waitUntilDrained()`` once nothing waits.

@@ -25,7 +25,11 @@ package final class SQLiteOutboxStore: OutboxStore {
     }
     let database: DatabasePool
     do {
-      database = try DatabasePool(path: path)
+      // Another process sharing the file (an app and its extension) may hold its lock for a moment, as may a
+      // connection closing (its checkpoint): wait for it rather than fail.
+      var configuration = GRDB.Configuration()
+      configuration.busyMode = .timeout(5)
+      database = try DatabasePool(path: path, configuration: configuration)
     } catch {
       throw Self.storeError(error, path: path)
     }

@@ -26,6 +26,9 @@ public protocol BackgroundSession: AnyObject, Sendable {
   /// The session's identifier.
   var identifier: String { get }
 
+  /// Whether the session still delivers its events: `false` once it was invalidated and let go of its delegate.
+  var isValid: Bool { get }
+
   /// Starts uploading `upload.file` with `upload.request`; returns once the system holds the task, which goes on
   /// without the app. The system reads the file when the task is made.
   func upload(_ upload: BackgroundUpload) throws
@@ -34,8 +37,8 @@ public protocol BackgroundSession: AnyObject, Sendable {
   /// listed, also when its end was not delivered yet.
   func runningTaskDescriptions() async -> [String]
 
-  /// Invalidates the session: its tasks go on in the system and their events go to the next session made with the
-  /// identifier; the delegate is released.
+  /// Invalidates the session once its tasks ended: until then it stays valid and delivers their events; then the
+  /// delegate is released and another session may be made with the identifier.
   func finishTasksAndInvalidate()
 }
 

@@ -50,6 +50,8 @@ public final class BackgroundSystemSimulator: BackgroundSystem, Sendable {
     var running: [RunningTask] = []
     var held: [String: [(description: String, outcome: BackgroundTaskOutcome)]] = [:]
     var finishDue: Set<String> = []
+    /// Sessions invalidated while their tasks run: valid until the last one's end is delivered.
+    var invalidating: Set<String> = []
     var backgroundTime: [Int: @Sendable () -> Void] = [:]
     var nextActivity = 0
     /// Listings asked for while the session's held events were not all delivered: answered once they are.
@@ -129,6 +131,7 @@ public final class BackgroundSystemSimulator: BackgroundSystem, Sendable {
       state.sessions = [:]
       state.backgroundTime = [:]
       state.finishDue = []
+      state.invalidating = []
     }
     // The ended process never hears the answer; its code, which a test cannot stop, hears that every task runs.
     let (waiting, all) = state.withLock { state in
@@ -159,6 +162,12 @@ public final class BackgroundSystemSimulator: BackgroundSystem, Sendable {
   /// The number of tasks still running.
   public var runningTaskCount: Int { state.withLock { $0.running.count } }
 
+  /// The descriptions of the tasks still running, of every session.
+  public var runningTaskDescriptions: [String] { state.withLock { $0.running.map(\.upload.taskDescription) } }
+
+  /// The number of ended tasks whose end was not delivered yet.
+  public var heldEventCount: Int { state.withLock { $0.held.values.reduce(0) { $0 + $1.count } } }
+
   /// Whether any activity of background time is begun and not ended.
   public var holdsBackgroundTime: Bool { state.withLock { !$0.backgroundTime.isEmpty } }
 
@@ -179,6 +188,10 @@ public final class BackgroundSystemSimulator: BackgroundSystem, Sendable {
     }
   }
 
+  func isValid(_ session: SimulatedBackgroundSession) -> Bool {
+    state.withLock { $0.sessions[session.identifier] === session }
+  }
+
   func runningDescriptions(of identifier: String) async -> [String] {
     await withCheckedContinuation { continuation in
       let now: [String]? = state.withLock { state in
@@ -194,8 +207,19 @@ public final class BackgroundSystemSimulator: BackgroundSystem, Sendable {
 
   func invalidate(_ session: SimulatedBackgroundSession) {
     state.withLock { state in
-      if state.sessions[session.identifier] === session { state.sessions[session.identifier] = nil }
+      guard state.sessions[session.identifier] === session else { return }
+      state.invalidating.insert(session.identifier)
+      Self.endInvalidation(of: session.identifier, in: &state)
     }
+  }
+
+  /// Ends the invalidation of `identifier`'s session once none of its tasks runs or waits to be delivered.
+  private static func endInvalidation(of identifier: String, in state: inout State) {
+    guard state.invalidating.contains(identifier), !state.running.contains(where: { $0.identifier == identifier }),
+      state.held[identifier]?.isEmpty ?? true
+    else { return }
+    state.invalidating.remove(identifier)
+    state.sessions[identifier] = nil
   }
 
   private func run(_ index: Int) {
@@ -241,6 +265,7 @@ public final class BackgroundSystemSimulator: BackgroundSystem, Sendable {
     }
     guard let (session, description, outcome, finished) = delivery else { return }
     session.delegate.backgroundSession(session, taskNamed: description, didFinishWith: outcome)
+    state.withLock { Self.endInvalidation(of: identifier, in: &$0) }
     guard finished else { return }
     session.delegate.backgroundSessionDidFinishEvents(session)
     let (listings, running) = state.withLock { state in
@@ -281,6 +306,8 @@ final class SimulatedBackgroundSession: BackgroundSession {
     self.delegate = delegate
     self.system = system
   }
+
+  var isValid: Bool { system?.isValid(self) ?? false }
 
   func upload(_ upload: BackgroundUpload) throws {
     guard let system else { throw CourierError(.invalidRequest, "The simulator is gone") }
