@@ -337,7 +337,7 @@ package final class BackgroundEvents: Sendable {
 /// It answers `202 Accepted` carrying ``header`` at once; the item's own answer comes later, from the upload.
 struct HandoffTransport: HTTPTransport {
   /// Names the item and its attempt (``BackgroundTaskTag``) on the way in; says "handed-off" on the answer.
-  static let header = HTTPField.Name("Courier-Outbox-Handoff")!
+  static let header = CacheInterceptor.handedOff
   /// The networks the upload may use (``BackgroundNetwork``), on the way in.
   static let network = HTTPField.Name("Courier-Outbox-Network")!
 
@@ -439,6 +439,8 @@ extension Outbox {
     guard let (item, bodyFile) = handedOff.first(where: { $0.item.id == id }), item.attempts == attempt else { return }
     switch outcome {
     case .answered(let head, let body):
+      // The write was made now: what the client's caches hold for its target is stale.
+      if let request = cacheKeyRequest(for: item) { await client.invalidateCaches(after: request, response: head) }
       let response = RecordedResponse(status: head.status, headerFields: head.headerFields, body: body)
       let decision = DeliveryDecision.decide(
         status: head.status, headerFields: head.headerFields, now: configuration.clock.now)
@@ -454,6 +456,18 @@ extension Outbox {
     // outcome that came already. Only this attempt's handoff: the item may have been handed off again meanwhile.
     try? await store.clearHandoff(id, attempt: attempt)
     wakeUp()
+  }
+
+  /// The request of `item` as the client's caches name its target.
+  nonisolated func cacheKeyRequest(for item: OutboxItem) -> HTTPRequest? {
+    guard let base = client.configuration.baseURLProvider?() ?? client.configuration.baseURL,
+      let url = URL(string: Self.joined(base.absoluteString, item.target)), let host = url.host
+    else { return nil }
+    let authority = url.port.map { "\(host):\($0)" } ?? host
+    let path = url.path.isEmpty ? "/" : url.path
+    return HTTPRequest(
+      method: item.method, scheme: url.scheme, authority: authority,
+      path: url.query.map { path + "?" + $0 } ?? path)
   }
 
   /// Undoes the handoffs whose uploads the system no longer holds (the app was ended before it could record their

@@ -145,4 +145,28 @@ import Testing
     #expect(byPath["/v1/pictures/2"] == BackgroundNetwork(allowsExpensive: false, allowsConstrained: true))
     #expect(byPath["/v1/pictures/3"] == BackgroundNetwork())
   }
+
+  @Test func theCacheIsInvalidatedByTheUploadsAnswerNotByItsHandoff() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(
+      .get("/pictures/1").reply(.data(Data("old".utf8), headerFields: [.cacheControl: "max-age=600"])))
+    let client = APIClient.testing(baseURL: base, transport: transport) {
+      $0.interceptors.append(CacheInterceptor(store: InMemoryCacheStore()))
+    }
+    let uploader = RecordingUploader()
+    let outbox = try testOutbox(client, path: path) { $0.fileBodyThreshold = 100 }
+    await outbox.useBackgroundUploader(uploader)
+    let read = { try await client.send(Endpoint<Data>.get("/pictures/1")) }
+    _ = try await read()
+    let id = try await outbox.enqueue(picture(1), lane: "pictures")
+    try await waitUntil("the handoff") { uploader.uploads.count == 1 }
+    _ = try await read()
+    #expect(transport.requests.count == 1, "handed off, the write is not made yet: the cached picture stands")
+
+    await outbox.backgroundUploadFinished(
+      id, attempt: uploader.finish(id), .answered(HTTPResponse(status: .noContent), Data()))
+    _ = try await read()
+    #expect(transport.requests.count == 2, "the write's answer made the cached picture stale")
+  }
 }

@@ -67,7 +67,11 @@ public struct CacheInterceptor: Interceptor {
     }
     guard request.method == .get || request.method == .head else {
       let result = try await next(request, body, context)
-      if ![.options, .trace].contains(request.method) { await invalidate(after: request, response: result.0) }
+      // A write handed to an upload the system carries on was not made yet: its own answer invalidates, when it comes
+      // (``APIClient/invalidateCaches(after:response:)``).
+      if ![.options, .trace].contains(request.method), result.0.headerFields[Self.handedOff] == nil {
+        await invalidate(after: request, response: result.0)
+      }
       return result
     }
     let call = CacheCall(cache: self, request: request, body: body, context: context, next: next)
@@ -86,6 +90,9 @@ public struct CacheInterceptor: Interceptor {
   static func partialKey(for request: HTTPRequest) -> String {
     "partial: " + key(for: request, method: .get)
   }
+
+  /// The field on the stand-in answer of a write handed to a background upload: no answer of the server yet.
+  package static let handedOff = HTTPField.Name("Courier-Outbox-Handoff")!
 
   /// RFC 9111 §4.4: a non-error response to an unsafe method invalidates the target URI and the same-origin URIs in
   /// `Location` and `Content-Location`.
@@ -111,5 +118,15 @@ public struct CacheInterceptor: Interceptor {
       return nil
     }
     return url.absoluteURL.absoluteString
+  }
+}
+
+extension APIClient {
+  /// Invalidates what the client's caches hold for `request`'s target, as `response` to it does (RFC 9111 §4.4): for
+  /// an answer that came outside a call, such as a background upload's.
+  package func invalidateCaches(after request: HTTPRequest, response: HTTPResponse) async {
+    for case let cache as CacheInterceptor in configuration.interceptors {
+      await cache.invalidate(after: request, response: response)
+    }
   }
 }
