@@ -272,6 +272,8 @@ final class Schedule: Sendable {
     for (launch, calls) in handlerCalls.withLock({ $0 }) {
       check(calls <= 1, "the handler of launch \(launch) called \(calls) times")
     }
+    // The app ends: its session goes with it, and the uploader of this schedule's simulator with the session.
+    system.endApp()
     await outbox?.stop()
     return problems.withLock { $0 }
   }
