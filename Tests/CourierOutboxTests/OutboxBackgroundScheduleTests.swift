@@ -13,7 +13,7 @@ import Testing
 /// letter with its answer; never two live uploads of one item; the app's handler called at most once per relaunch,
 /// only after every outcome was recorded; no attempt started while the app had no time to send in.
 ///
-/// `swift test` runs 100 schedules; the soak script 10,000 (`COURIER_SCHEDULES` overrides both): a schedule costs
+/// `swift test` runs 100 schedules; the soak script 3,000 (`COURIER_SCHEDULES` overrides both): a schedule costs
 /// about 30 ms here (a database of its own, opened again at every relaunch). A failing schedule prints its seed;
 /// `COURIER_SCHEDULE_SEED=<seed>` runs that one alone.
 @Suite(.timeLimit(.minutes(15))) struct OutboxBackgroundScheduleTests {
@@ -25,7 +25,7 @@ import Testing
       if let one = environment["COURIER_SCHEDULE_SEED"].flatMap(UInt64.init) {
         [one]
       } else {
-        (0..<UInt64(Soak.size(100, soak: 10_000, override: "COURIER_SCHEDULES"))).map { $0 }
+        (0..<UInt64(Soak.size(100, soak: 3_000, override: "COURIER_SCHEDULES"))).map { $0 }
       }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-schedules-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -66,7 +66,7 @@ final class Schedule: Sendable {
       let key = request.headerFields[HTTPField.Name("Idempotency-Key")!] ?? "none"
       let status = decisions.withLock { decisions -> Int in
         if let decided = decisions[key], decided != 503 { return decided }
-        var hasher = SplitHash(seed &+ UInt64(decisions.count))
+        var hasher = SplitMix64(seed: seed &+ UInt64(decisions.count))
         let roll = hasher.next() % 10
         let decided = roll == 0 ? 422 : roll == 1 ? 503 : 201
         decisions[key] = decided
@@ -297,18 +297,5 @@ final class Schedule: Sendable {
     // As an app does at every launch; launched in the background, it starts no attempt.
     await outbox.start()
     return outbox
-  }
-}
-
-/// SplitMix64, for the server's decisions.
-struct SplitHash {
-  var state: UInt64
-  init(_ seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -324,12 +324,12 @@ final class SimulatedBackgroundSession: BackgroundSession {
 }
 
 /// SplitMix64: a small seedable generator whose sequence is the same on every platform.
-struct SplitMix64: Sendable {
+package struct SplitMix64: Sendable {
   private var state: UInt64
 
-  init(seed: UInt64) { state = seed }
+  package init(seed: UInt64) { state = seed }
 
-  mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -337,7 +337,7 @@ struct SplitMix64: Sendable {
     return z ^ (z >> 31)
   }
 
-  mutating func next(below bound: Int) -> Int {
+  package mutating func next(below bound: Int) -> Int {
     Int(next() % UInt64(bound))
   }
 }
