@@ -67,6 +67,50 @@ extension TourSteps {
       "  an answer lost after the server applied the post: sent \(item?.attempts ?? 0) times with one key, "
         + "\(item?.responseStatus?.code ?? 0) the second time (the stored answer), applied \(copies) time(s)")
     try await runOutboxCrashRun()
+    try await runBackgroundUploadStep()
+  }
+
+  /// The background path of an iPhone app, run here over the background-session simulator of CourierTesting.
+  func runBackgroundUploadStep() async throws {
+    step("Background uploads as on an iPhone, simulated: the app is ended mid-upload and relaunched for its events")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-tour-background-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let applied = Locked(0)
+    let system = BackgroundSystemSimulator(seed: 3) { _, _ in
+      applied.withLock { $0 += 1 }
+      return (HTTPResponse(status: .created), Data())
+    }
+    let open = { (inBackground: Bool) in
+      var configuration = Outbox.Configuration()
+      configuration.monitor = .constant(NetworkPath(isOnline: true))
+      configuration.backgroundSessionIdentifier = "com.example.tour.outbox"
+      configuration.backgroundSystem = system
+      configuration.startsInBackground = inBackground
+      return try Outbox(
+        client: client, path: folder.appendingPathComponent("outbox.sqlite").path, configuration: configuration)
+    }
+    var app: Outbox? = try open(false)
+    let video = Data(repeating: 1, count: 700_000)
+    let id = try await app!.enqueue(Endpoint<Data>.put("/videos/1").body(video), lane: "videos")
+    while system.runningTaskCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+    print("  the \(video.count)-byte video was handed to the system's background session; the app is ended")
+    system.endApp()
+    await app?.stop()
+    app = nil
+    system.step()
+    print("  the upload ends while the app is not running; the system relaunches it in the background")
+    let relaunched = try open(true)
+    let called = Locked(false)
+    _ = await MainActor.run {
+      relaunched.handleEventsForBackgroundURLSession("com.example.tour.outbox") { called.withLock { $0 = true } }
+    }
+    system.step()
+    while !called.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+    let state = try await relaunched.items().first { $0.id == id }?.state
+    print(
+      "  its outcome recorded (\(state.map { "\($0)" } ?? "?")), then the app's completion handler called; "
+        + "the server applied it \(applied.withLock { $0 }) time(s)")
   }
 
   /// A child process enqueuing and draining is killed with SIGKILL at random moments and started again.
