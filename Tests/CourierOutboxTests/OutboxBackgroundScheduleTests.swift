@@ -200,15 +200,8 @@ final class Schedule: Sendable {
         system.step()
       case 6, 7:
         // The app is ended, and launched again: in the background when events wait for it, else by the user.
-        // The process ends first: the system never answers what it asked.
-        system.endApp()
-        await outbox?.stop()
-        // What the ended process still had under way ends before the next one opens the database: a test cannot
-        // stop it as the system would.
-        if let outbox { try await settle(outbox) }
-        outbox = nil
         launches += 1
-        outbox = try await relaunch(launch: launches)
+        outbox = try await endAndRelaunch(outbox, launch: launches)
       case 8:
         // The app leaves the foreground: it gets background time to finish what is in flight. Until the outbox heard
         // it, it is within that time; from then on, no attempt may start.
@@ -236,15 +229,8 @@ final class Schedule: Sendable {
         checkUploads()
       }
       if !system.identifiersAwaitingLaunch.isEmpty || round % 4 == 3 {
-        // The process ends first: the system never answers what it asked.
-        system.endApp()
-        await outbox?.stop()
-        // What the ended process still had under way ends before the next one opens the database: a test cannot
-        // stop it as the system would.
-        if let outbox { try await settle(outbox) }
-        outbox = nil
         launches += 1
-        outbox = try await relaunch(launch: launches)
+        outbox = try await endAndRelaunch(outbox, launch: launches)
         try await settle(outbox!)
         continue
       }
@@ -276,6 +262,16 @@ final class Schedule: Sendable {
     system.endApp()
     await outbox?.stop()
     return problems.withLock { $0 }
+  }
+
+  /// Ends the app's process — first, so that the system never answers what it asked — and launches it again.
+  func endAndRelaunch(_ outbox: Outbox?, launch: Int) async throws -> Outbox {
+    system.endApp()
+    await outbox?.stop()
+    // What the ended process still had under way ends before the next one opens the database: a test cannot stop it
+    // as the system would.
+    if let outbox { try await settle(outbox) }
+    return try await relaunch(launch: launch)
   }
 
   /// A new process: in the background for the session's events (the handler given to the outbox), or by the user.
