@@ -240,6 +240,17 @@ extension Outbox {
       if handingOff, (try? await store.handedOffItems())?.contains(where: { $0.item.id == item.id }) == true {
         return .stop
       }
+      if Task.isCancelled, !mayClaim {
+        // The app's background time ran out and the outbox cut the attempt (`backgroundTimeExpired()`): the item is
+        // sent again, with its key, once the app may send, and the cut does not count towards `maxAttempts`.
+        // Recorded in a task of its own: the store refuses work from a cancelled task.
+        let now = configuration.clock.now
+        let recorded = await Task {
+          (try? await record(.cut(reason: "the app's background time ran out"), for: item, at: now, fence: nil)) != nil
+        }.value
+        if recorded { emit(.waiting(item.id, .backoff(until: now))) }
+        return .stop
+      }
       decision = DeliveryDecision.decide(failure: error)
       if let failure = error as? CourierError, let head = failure.response {
         response = RecordedResponse(status: head.status, headerFields: head.headerFields, body: failure.body ?? Data())

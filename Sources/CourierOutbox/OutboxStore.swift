@@ -86,6 +86,9 @@ package enum AttemptRecord: Sendable {
   /// The lane pauses; the item stays first in it.
   case pauseLane(reason: String)
   case deadLetter(reason: String, response: RecordedResponse?)
+  /// The outbox cut the attempt itself (the app's background time ran out): the item waits again, ready at once, and
+  /// the attempt does not count towards the limit.
+  case cut(reason: String)
 }
 
 /// An item ready to be considered for sending: its lane's first, with what decides whether it may go now.

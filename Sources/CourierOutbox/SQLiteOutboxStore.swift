@@ -268,6 +268,13 @@ package final class SQLiteOutboxStore: OutboxStore {
           """,
         arguments: [now, reason, id.rawValue])
       try Self.setLane(lane, pausedBecause: reason, in: db)
+    case .cut(let reason):
+      try db.execute(
+        sql: """
+          UPDATE courier_outbox_item SET state = 'pending', attempts = MAX(attempts - 1, 0), updated_at = ?,
+            reason = ?, handed_off_at = NULL WHERE id = ?
+          """,
+        arguments: [now, reason, id.rawValue])
     case .deadLetter(let reason, let response):
       try db.execute(
         sql: """

@@ -48,6 +48,12 @@ extension PostgresOutboxStore {
             handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
           """, logger: self.logger)
         try await self.setLane(lane, pausedBecause: reason, on: connection)
+      case .cut(let reason):
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: item) SET state = 'pending', attempts = GREATEST(attempts - 1, 0), updated_at = \(now),
+            reason = \(reason), handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
+          """, logger: self.logger)
       case .deadLetter(let reason, let response):
         try await connection.checkedQuery(
           """

@@ -86,6 +86,43 @@ import Testing
     #expect(try await outbox.items().map(\.state) == [.delivered])
   }
 
+  @Test func anAttemptCutWhenBackgroundTimeRunsOutIsSentAgainAndDoesNotCountTowardsTheLimit() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let calls = Locked(0)
+    let transport = StubTransport(
+      .post("/v1/posts").reply { _ in
+        // The first attempt goes on until it is cut.
+        if calls.withLock({
+          $0 += 1; return $0
+        }) == 1 {
+          try await Task.sleep(for: .seconds(86_400))
+        }
+        return .status(.created)
+      })
+    // One attempt allowed: had the cut counted, the item would be a dead letter.
+    let outbox = try outbox(transport, path: path) { $0.maxAttempts = 1 }
+    let id = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")))
+    try await waitUntil("the attempt is in flight") { transport.requests.count == 1 }
+    let finishing = Task { await outbox.finishInBackground {} }
+    try await waitUntil("the app left the foreground") { await !outbox.isActive }
+    await outbox.backgroundTimeExpired()
+    await finishing.value
+    // The attempt ended, recorded, before the wait for the attempts in flight did.
+    let cut = try #require(try await outbox.items().first { $0.id == id })
+    #expect(cut.state == .pending)
+    #expect(cut.attempts == 0, "the cut attempt does not count")
+    #expect(transport.requests.count == 1, "no attempt starts while the app has no time to send in")
+    await outbox.appBecameActive()
+    try await outbox.waitUntilDrained()
+    let item = try #require(try await outbox.items().first { $0.id == id })
+    #expect(item.state == .delivered)
+    #expect(item.attempts == 1)
+    #expect(transport.requests.count == 2)
+    let keys = transport.requests.map { $0.headerFields[HTTPField.Name("Idempotency-Key")!] }
+    #expect(keys[0] != nil && keys[0] == keys[1], "sent again with its key")
+  }
+
   @Test func drainingForABackgroundTaskReturnsOnceNothingMoreCanGoAndSaysWhetherEverythingWent() async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }
