@@ -7,7 +7,8 @@ import Foundation
 ///
 /// A file is written under a temporary name, synced, and renamed before the item's row commits, so a committed item
 /// always finds its body whole; a crash before the commit leaves a file no row names, which ``sweep(_:keeping:except:)``
-/// removes. An item's file is removed once it was delivered, and swept once it is cancelled.
+/// removes once it is older than ``uncommittedGrace``. Once its row commits, a file is marked as such
+/// (``markCommitted(_:)``); it is removed once its item was delivered, and swept once it is cancelled.
 struct BodyFiles: Sendable {
   /// The folder, made when the first body is written.
   let folder: URL
@@ -72,26 +73,35 @@ struct BodyFiles: Sendable {
     try? FileManager.default.removeItem(at: url(of: name))
   }
 
+  /// Marks the body named `name` as named by a committed row: its modification date goes back to 1970, so that once
+  /// no row names it (its item delivered, cancelled or edited) a sweep in any process removes it at once, not after
+  /// ``uncommittedGrace``.
+  func markCommitted(_ name: String) {
+    try? FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: url(of: name).path)
+  }
+
   /// The names of the files in the folder.
   func names() -> [String] {
     (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
   }
 
-  /// How long a partial body file is kept: another process sharing the database (an app and its extension, in an app
-  /// group) may be writing it. Longer than any enqueue.
-  static let partialGrace: TimeInterval = 3600
+  /// How long a body file no row names is kept after it was last written: another process sharing the database (an app
+  /// and its extension, in an app group) may be writing it, or have renamed it whole and not yet committed its row.
+  /// Longer than any enqueue.
+  static let uncommittedGrace: TimeInterval = 3600
 
   /// Removes the body files of `names` (`.body` and `.partial`) but those in `referenced`, those of a key in
-  /// `writing` (bodies being written here, whose rows have not committed yet), and partial ones changed within
-  /// ``partialGrace`` of `now` (perhaps being written by another process).
+  /// `writing` (bodies being written here, whose rows have not committed yet), and those written within
+  /// ``uncommittedGrace`` of `now` (perhaps by another process, whose row has not committed yet: a rename keeps the
+  /// file's modification date, so a body renamed whole is kept as long as its partial file was).
   func sweep(_ names: [String], keeping referenced: Set<String>, except writing: Set<String>, now: Date = Date()) {
     for name in names where !referenced.contains(name) && (name.hasSuffix(".body") || name.hasSuffix(".partial")) {
       let key = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
       guard !writing.contains(key) else { continue }
-      if name.hasSuffix(".partial"),
-        let changed = (try? FileManager.default.attributesOfItem(atPath: url(of: name).path))?[.modificationDate]
-          as? Date,
-        now.timeIntervalSince(changed) < Self.partialGrace
+      if let changed = (try? FileManager.default.attributesOfItem(atPath: url(of: name).path))?[.modificationDate]
+        as? Date,
+        now.timeIntervalSince(changed) < Self.uncommittedGrace
       {
         continue
       }

@@ -77,16 +77,19 @@ extension Outbox {
     }
   }
 
-  /// Runs `commit`, which writes `requests` to the store; their body files are removed when it throws, and left to
-  /// their rows when it returns.
+  /// Runs `commit`, which writes `requests` to the store; their body files are removed when it throws, and marked as
+  /// their rows' when it returns.
   func committing<T>(_ requests: [StoredRequest], _ commit: () async throws -> T) async throws -> T {
     defer { for request in requests { bodiesBeingStored.remove(request.idempotencyKey) } }
+    let committed: T
     do {
-      return try await commit()
+      committed = try await commit()
     } catch {
       forget(requests)
       throw error
     }
+    for request in requests { if let name = request.bodyFile { bodyFiles?.markCommitted(name) } }
+    return committed
   }
 
   /// Removes the body files of `requests`, which were never stored.

@@ -119,29 +119,34 @@ import Testing
     let waiting = try await outbox.enqueue(Endpoint<Data>.put("/c").body(.data(payload(5000))), lane: "c")
     _ = waiting
     #expect(files(path).count == 3)
-    // What a crash leaves: a body written for an enqueue that never committed, and one half written.
+    // What a crash long ago left: a body written for an enqueue that never committed, and one half written.
     try Data("orphan".utf8).write(to: URL(fileURLWithPath: path + ".bodies/0000.body"))
     try Data("half".utf8).write(to: URL(fileURLWithPath: path + ".bodies/0001.partial"))
-    try FileManager.default.setAttributes(
-      [.modificationDate: Date().addingTimeInterval(-2 * BodyFiles.partialGrace)],
-      ofItemAtPath: path + ".bodies/0001.partial")
-    // One being written now by another process sharing the database: kept.
+    for name in ["0000.body", "0001.partial"] {
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date().addingTimeInterval(-2 * BodyFiles.uncommittedGrace)],
+        ofItemAtPath: path + ".bodies/" + name)
+    }
+    // Another process sharing the database (an app's extension) is writing one body now, and renamed another whole
+    // but has not committed its row yet: both kept.
     try Data("writing".utf8).write(to: URL(fileURLWithPath: path + ".bodies/0002.partial"))
+    try Data("renamed".utf8).write(to: URL(fileURLWithPath: path + ".bodies/0003.body"))
 
     try await outbox.cancel(cancelled)
-    #expect(files(path).count == 3, "the cancelled item's file and the leftovers are gone: \(files(path))")
+    #expect(files(path).count == 4, "the cancelled item's file and the leftovers are gone: \(files(path))")
     #expect(files(path).contains("0002.partial"), "another process's body being written is kept")
+    #expect(files(path).contains("0003.body"), "another process's body whose row has not committed is kept")
     try await outbox.pause(lane: "c")
     network.set(online: true)
     await outbox.drain()
     try await waitUntil("a dead letter") { try await outbox.items(in: [.deadLetter]).count == 1 }
-    #expect(files(path).count == 3, "a dead letter keeps its body for a requeue; a paused item keeps its own")
+    #expect(files(path).count == 4, "a dead letter keeps its body for a requeue; a paused item keeps its own")
 
     transport.add(.put("/a").reply(.status(.created)))
     try await outbox.requeue(rejected)
     try await waitUntil("a delivery") { try await outbox.items(in: [.delivered]).count == 1 }
     #expect(transport.requests.last?.body == payload(5000), "the dead letter's body, sent again from its file")
-    #expect(files(path).count == 2)
+    #expect(files(path).count == 3)
   }
 
   @Test func anEditReplacesTheFileAndADiscardRemovesIt() async throws {
