@@ -371,6 +371,8 @@ let package = Package(
         "Courier", "CourierOutbox", "CourierTesting", "CourierTestSupport", "CourierOutboxCrashWorker",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
       ],
       swiftSettings: swiftSettings
     ),

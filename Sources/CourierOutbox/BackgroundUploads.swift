@@ -16,12 +16,6 @@ package protocol BackgroundUploader: Sendable {
   /// The items whose uploads the system still holds, running or waiting to run, and those whose end the session
   /// delivered already (their outcome is being recorded).
   func itemsInFlight() async -> Set<OutboxItem.ID>
-  /// Lets go of the system's session: its uploads go on, and their events go to the next session of the identifier.
-  func invalidate()
-}
-
-extension BackgroundUploader {
-  package func invalidate() {}
 }
 
 /// The networks an item's background upload may use: its ``OutboxConstraints``.
@@ -145,6 +139,9 @@ package final class SessionUploader: BackgroundUploader, BackgroundSessionDelega
     // The system sets the length of the file itself; the header is one it reserves.
     var request = request
     request.headerFields[.contentLength] = nil
+    // An answer that comes while the app is not running is not delivered to it, only its length: asked for as it is,
+    // that length tells a whole answer from a cut one. The system would ask for a compressed one otherwise.
+    if request.headerFields[.acceptEncoding] == nil { request.headerFields[.acceptEncoding] = "identity" }
     try session.upload(
       BackgroundUpload(
         request: request, file: file, taskDescription: BackgroundTaskTag.description(for: item, attempt: attempt),
@@ -159,14 +156,6 @@ package final class SessionUploader: BackgroundUploader, BackgroundSessionDelega
     let ended = state.withLock { $0.ended }
     return Set(running.compactMap { BackgroundTaskTag.item(from: $0)?.item })
       .union(ended.compactMap { BackgroundTaskTag.item(from: $0)?.item })
-  }
-
-  package func invalidate() {
-    let session = state.withLock { state in
-      defer { state.session = nil }
-      return state.session
-    }
-    session?.finishTasksAndInvalidate()
   }
 
   package func backgroundSession(
@@ -473,6 +462,8 @@ extension Outbox {
   /// Undoes the handoffs whose uploads the system no longer holds (the app was ended before it could record their
   /// outcome, or the uploads were lost): those items are sent again, with their keys.
   func reconcileHandoffs() async {
+    // An app extension has no background session: the uploads of its app, which it cannot see, are not lost.
+    guard backgroundUploader != nil || !configuration.isAppExtension else { return }
     guard let handedOff = try? await store.handedOffItems(), !handedOff.isEmpty else { return }
     awaitingSystem += 1
     let alive = await backgroundUploader?.itemsInFlight() ?? []

@@ -66,10 +66,12 @@ extension Outbox {
   }
 
   /// The app was launched in the background for its background session's events: no attempt starts until it becomes
-  /// active.
+  /// active, which the outbox hears from now on. An outbox that does not follow the app's lifecycle would never hear
+  /// it, and assumes nothing.
   func launchedForEvents() {
     // The foreground it heard of is the app's own: the events came while it was active.
-    guard !heardActive else { return }
+    guard configuration.observesAppLifecycle, !heardActive else { return }
+    observeLifecycle()
     isActive = false
     mayClaim = false
   }

@@ -12,10 +12,20 @@ extension Outbox {
   /// ends the extension long before such uploads do; its large bodies are sent in the foreground.
   static func systemBackgroundSessions() -> (any BackgroundSystem)? {
     #if canImport(Darwin)
-    guard Bundle.main.bundleURL.pathExtension != "appex" else { return nil }
+    guard !runsInAppExtension else { return nil }
     return URLSessionBackgroundSystem()
     #else
     return nil
+    #endif
+  }
+
+  /// Whether this process is an app extension (an `.appex` bundle), which shares its app's outbox but not its
+  /// background session.
+  static var runsInAppExtension: Bool {
+    #if canImport(Darwin)
+    Bundle.main.bundleURL.pathExtension == "appex"
+    #else
+    false
     #endif
   }
 }

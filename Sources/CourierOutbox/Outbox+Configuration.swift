@@ -47,6 +47,9 @@ extension Outbox {
     /// active (or ``drainUntilDone()`` gives it background time). `false`: an app learns of a background launch from
     /// ``Outbox/handleEventsForBackgroundURLSession(_:completionHandler:)``, which stops attempts until then.
     package var startsInBackground = false
+    /// Whether the outbox runs in an app extension, which shares its app's database but not its background session:
+    /// it does not take the app's uploads it cannot see for lost.
+    package var isAppExtension = Outbox.runsInAppExtension
     /// The network: the outbox sends while it reports a usable path, and starts sending when one comes.
     public var monitor: NetworkMonitor = .system
     /// The clock of backoffs, ages and constraints.
@@ -55,7 +58,10 @@ extension Outbox {
     public var kinds: Set<Kind>?
     /// Whether the outbox follows the app's lifecycle: it sends what waits when the app comes to the foreground (or,
     /// on macOS, becomes active), and asks the system for time to finish the attempts in flight when the app leaves
-    /// it (`performExpiringActivity`).
+    /// it (`performExpiringActivity`). Once the app was launched in the background for its background session's
+    /// events (``Outbox/handleEventsForBackgroundURLSession(_:completionHandler:)``), nothing is sent until the app
+    /// comes to the foreground. `false`: the outbox never takes the app to be in the background; the app stops and
+    /// starts it.
     public var observesAppLifecycle = true
     /// The notification center the app's lifecycle is observed on.
     public var notificationCenter: NotificationCenter = .default

@@ -31,7 +31,8 @@ public actor Outbox {
   var backgroundUploader: (any BackgroundUploader)?
   /// The client with ``HandoffTransport``, through which items are handed to ``backgroundUploader``.
   var handoffClient: APIClient?
-  /// The uploader over the system's background session, made with the outbox and invalidated when it is released.
+  /// The uploader over the system's background session of the identifier: one per process, which each outbox of the
+  /// identifier takes in turn (`SessionUploader.shared`).
   nonisolated let sessionUploader: SessionUploader?
   /// The constraints of the items claimed and not yet sent, for their background uploads.
   nonisolated let claimedConstraints = Locked([OutboxItem.ID: OutboxConstraints]())
@@ -247,13 +248,19 @@ public actor Outbox {
   /// Starts sending what waits (an enqueue and ``drain()`` start it too); items left "sending" by a previous run are
   /// sent again with their key. Items of kinds not in ``Configuration/kinds`` are quarantined first.
   public func start() {
-    if lifecycle == nil, configuration.observesAppLifecycle {
-      lifecycle = AppLifecycleObserver(outbox: self, center: configuration.notificationCenter)
-    }
+    observeLifecycle()
     guard loop == nil else { return }
     let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     wake = continuation
     loop = Task { [weak self] in await self?.run(wakes: stream) }
+  }
+
+  /// Starts following the app's lifecycle, when ``Configuration/observesAppLifecycle``: from the first start, or
+  /// from a launch for the background session's events, whichever comes first.
+  func observeLifecycle() {
+    if lifecycle == nil, configuration.observesAppLifecycle {
+      lifecycle = AppLifecycleObserver(outbox: self, center: configuration.notificationCenter)
+    }
   }
 
   /// Whether the outbox is sending (started, and not stopped).

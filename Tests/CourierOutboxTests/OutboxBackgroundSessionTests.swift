@@ -3,7 +3,9 @@ import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
+import SwiftASN1
 import Testing
+import X509
 
 @testable import CourierOutbox
 
@@ -52,7 +54,7 @@ import Testing
     } throws: { error in
       (error as? OutboxError)?.kind == .invalidRequest
     }
-    // Released, its session is invalidated: the next outbox makes the identifier's session again.
+    // Released, it lets go of the identifier: the next outbox takes its session over.
     first = nil
     _ = try outbox(system, path: path)
   }
@@ -168,5 +170,144 @@ import Testing
       id, attempt: uploader.finish(id), .answered(HTTPResponse(status: .noContent), Data()))
     _ = try await read()
     #expect(transport.requests.count == 2, "the write's answer made the cached picture stale")
+  }
+
+  /// A transport that checks servers against `serverTrustPolicy`, as one of a client with pins or a private CA does;
+  /// only background uploads are sent in these tests.
+  struct TrustingTransport: HTTPTransport, ServerTrustChecking {
+    let serverTrustPolicy: ServerTrustPolicy
+
+    func send(
+      _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
+    ) async throws -> (HTTPResponse, BodyStream) {
+      throw CourierError(.invalidRequest, "Only background uploads are sent in this test")
+    }
+  }
+
+  /// Uploads a picture through `system` for a client whose transport checks servers against `policy`, stepping the
+  /// system until the item is delivered or a dead letter; returns the item.
+  func upload(
+    through system: BackgroundSystemSimulator, policy: ServerTrustPolicy, maxAttempts: Int
+  ) async throws -> OutboxItem {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let client = APIClient(baseURL: base) { $0.transport = TrustingTransport(serverTrustPolicy: policy) }
+    let outbox = try testOutbox(client, path: path) {
+      $0.fileBodyThreshold = 100
+      $0.backgroundSessionIdentifier = "com.example.outbox"
+      $0.backgroundSystem = system
+      $0.observesAppLifecycle = false
+      $0.maxAttempts = maxAttempts
+    }
+    let id = try await outbox.enqueue(picture(1), lane: "pictures")
+    try await waitUntil("the upload delivered or a dead letter") {
+      _ = system.step()
+      let state = try await outbox.items().first { $0.id == id }?.state
+      return state == .delivered || state == .deadLetter
+    }
+    return try #require(try await outbox.items().first { $0.id == id })
+  }
+
+  @Test func backgroundUploadsAreCheckedAgainstTheClientsRootsAndPins() async throws {
+    let authority = try TestAuthority()
+    let leaf = try authority.issue(for: [.dnsName("api.example.test")])
+    let chain = try [leaf.certificate, authority.certificate].map { certificate in
+      var serializer = DER.Serializer()
+      try serializer.serialize(certificate)
+      return Data(serializer.serializedBytes)
+    }
+    let pin = try ServerTrustPolicy.publicKeyPin(certificateDER: chain[0])
+    let otherPin = try ServerTrustPolicy.publicKeyPin(
+      certificateDER: {
+        var serializer = DER.Serializer()
+        try serializer.serialize(try TestAuthority.selfSigned().certificate)
+        return Data(serializer.serializedBytes)
+      }())
+
+    // A server the system trusts whose key the client did not pin: nothing reaches it, the bearer token included.
+    let server = KeyedServer()
+    var system = BackgroundSystemSimulator(seed: 5, certificateChain: chain, server: server.answer)
+    var item = try await upload(
+      through: system, policy: ServerTrustPolicy.system.pinning("api.example.test", spkiSHA256: [otherPin]),
+      maxAttempts: 1)
+    #expect(item.state == .deadLetter)
+    #expect(item.reason?.contains("pin check failed") == true, "\(item.reason ?? "no reason")")
+    #expect(server.applied.withLock { $0.isEmpty }, "nothing sent to a server whose key is not pinned")
+
+    // The pinned key: delivered.
+    system = BackgroundSystemSimulator(seed: 5, certificateChain: chain, server: server.answer)
+    item = try await upload(
+      through: system, policy: ServerTrustPolicy.system.pinning("api.example.test", spkiSHA256: [pin]),
+      maxAttempts: 100)
+    #expect(item.state == .delivered)
+
+    // A private CA the system does not trust, which the client's policy does: delivered; without it, refused.
+    let privateCA = ServerTrustPolicy(certificates: [chain[1]], trustsSystemRoots: false)
+    system = BackgroundSystemSimulator(
+      seed: 5, certificateChain: chain, trustedBySystem: false, server: server.answer)
+    item = try await upload(through: system, policy: privateCA, maxAttempts: 100)
+    #expect(item.state == .delivered)
+    system = BackgroundSystemSimulator(
+      seed: 5, certificateChain: chain, trustedBySystem: false, server: server.answer)
+    item = try await upload(through: system, policy: .system, maxAttempts: 1)
+    #expect(item.state == .deadLetter)
+    #expect(item.reason?.contains("not trusted") == true, "\(item.reason ?? "no reason")")
+  }
+
+  @Test func afterALaunchForEventsTheAppComingToTheForegroundIsHeardAndWhatWaitsIsSent() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let system = BackgroundSystemSimulator(seed: 3) { _, _ in (HTTPResponse(status: .created), Data()) }
+    let transport = StubTransport(.post("/v1/notes").reply(.status(.created)))
+    let center = NotificationCenter()
+    // The app makes its outbox at launch, as it must to take its session's events, and does not start it.
+    let outbox = try testOutbox(APIClient.testing(baseURL: base, transport: transport), path: path) {
+      $0.fileBodyThreshold = 100
+      $0.backgroundSessionIdentifier = "com.example.outbox"
+      $0.backgroundSystem = system
+      $0.notificationCenter = center
+    }
+    #expect(await MainActor.run { outbox.handleEventsForBackgroundURLSession("com.example.outbox") {} })
+    try await waitUntil("the launch for events is taken") { await !outbox.mayClaim }
+    // The user opens the app, then writes.
+    center.post(name: Notification.Name("UIApplicationWillEnterForegroundNotification"), object: nil)
+    try await waitUntil("the foreground is heard") { await outbox.mayClaim }
+    try await outbox.enqueue(Endpoint<Data>.post("/notes").body(.data(Data("n".utf8))))
+    try await outbox.waitUntilDrained()
+    #expect(transport.requests.count == 1)
+  }
+
+  @Test func anOutboxThatDoesNotFollowTheLifecycleDoesNotTakeALaunchForEventsForTheBackground() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let system = BackgroundSystemSimulator(seed: 3) { _, _ in (HTTPResponse(status: .created), Data()) }
+    let transport = StubTransport(.post("/v1/notes").reply(.status(.created)))
+    let outbox = try outbox(system, transport: transport, path: path)
+    #expect(await MainActor.run { outbox.handleEventsForBackgroundURLSession("com.example.outbox") {} })
+    // Nothing would tell it of the foreground: it goes on sending.
+    try await outbox.enqueue(Endpoint<Data>.post("/notes").body(.data(Data("n".utf8))))
+    try await outbox.waitUntilDrained()
+    #expect(transport.requests.count == 1)
+    #expect(await outbox.mayClaim)
+  }
+
+  @Test func aBackgroundUploadAsksForItsAnswerUncompressed() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let asked = Locked([String?]())
+    // Seed 3 lets the upload reach the server and its answer come back.
+    let system = BackgroundSystemSimulator(seed: 3) { request, _ in
+      asked.withLock { $0.append(request.headerFields[.acceptEncoding]) }
+      return (HTTPResponse(status: .created), Data())
+    }
+    let outbox = try outbox(system, path: path)
+    let id = try await outbox.enqueue(picture(1), lane: "pictures")
+    try await waitUntil("the upload delivered") {
+      _ = system.step()
+      return try await outbox.items().first { $0.id == id }?.state == .delivered
+    }
+    // An answer that comes while the app is not running is not delivered to it, only its length: a compressed one
+    // could not be told from a cut one.
+    #expect(asked.withLock { $0 }.allSatisfy { $0 == "identity" } && !asked.withLock { $0 }.isEmpty)
   }
 }

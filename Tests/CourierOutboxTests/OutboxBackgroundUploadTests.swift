@@ -53,13 +53,17 @@ final class RecordingUploader: BackgroundUploader {
   let base = URL(string: "https://api.example.test/v1")!
 
   func outbox(
-    _ transport: StubTransport, path: String, network: SwitchedNetwork = SwitchedNetwork(online: true)
+    _ transport: StubTransport, path: String, network: SwitchedNetwork = SwitchedNetwork(online: true),
+    inAppExtension: Bool = false
   ) throws -> Outbox {
     let client = APIClient.testing(baseURL: base, transport: transport) {
       $0.defaultHeaders.append(HTTPField(name: .authorization, value: "Bearer fresh-token"))
     }
     // Backoffs of half their ceiling, on a clock that does not move: a retried item waits for a drain.
-    return try testOutbox(client, network: network, path: path) { $0.fileBodyThreshold = 1000 }
+    return try testOutbox(client, network: network, path: path) {
+      $0.fileBodyThreshold = 1000
+      $0.isAppExtension = inAppExtension
+    }
   }
 
   func picture(_ seed: UInt8) -> Data { Data((0..<5000).map { UInt8(truncatingIfNeeded: $0) &+ seed }) }
@@ -169,6 +173,32 @@ final class RecordingUploader: BackgroundUploader {
     try await after.waitUntilDrained()
     #expect(try await after.items().map(\.state) == [.delivered, .delivered])
     #expect(second.uploads.count == 1)
+  }
+
+  @Test func anAppExtensionSharingTheDatabaseLeavesTheAppsUploadsToTheApp() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let uploader = RecordingUploader()
+    let app = try outbox(StubTransport(), path: path)
+    await app.useBackgroundUploader(uploader)
+    let picture = try await app.enqueue(Endpoint<Data>.put("/a").body(.data(picture(3))), lane: "a")
+    try await waitUntil("the upload handed off") { uploader.uploads.count == 1 }
+
+    // The app's extension opens the same database (an app group); it has no background session, and does not take
+    // the app's upload for lost.
+    let transport = StubTransport(.put("/a").reply(.status(.created)), .post("/notes").reply(.status(.created)))
+    let shared = try outbox(transport, path: path, inAppExtension: true)
+    let note = try await shared.enqueue(Endpoint<Data>.post("/notes").body(.data(Data("n".utf8))), lane: "notes")
+    try await waitUntil("the extension's note delivered") {
+      try await shared.items().first { $0.id == note }?.state == .delivered
+    }
+    #expect(transport.requests.map(\.request.path) == ["/v1/notes"], "the app's upload is not sent again at once")
+    #expect(try await shared.store.handedOffItems().map(\.item.id) == [picture])
+
+    // The app records its upload's outcome.
+    await app.backgroundUploadFinished(picture, attempt: uploader.finish(picture), answer(.created))
+    #expect(try await app.items().first { $0.id == picture }?.state == .delivered)
+    #expect(uploader.uploads.count == 1)
   }
 
   @Test func withoutAnUploaderLargeItemsGoInTheForegroundFromTheirFiles() async throws {
