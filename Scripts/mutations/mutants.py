@@ -175,4 +175,11 @@ MUTANTS = [
         "new": "",
         "tests": "OutboxBackgroundSessionTests/aBackgroundUploadAsksForItsAnswerUncompressed",
     },
+    {
+        "name": "a background task of an app not seen in the foreground takes it for the foreground",
+        "file": "Sources/CourierOutbox/Outbox+App.swift",
+        "old": "    guard !heardActive else { return }\n    isActive = false\n  }",
+        "new": "    guard !heardActive else { return }\n  }",
+        "tests": "OutboxAppTests/aBackgroundTaskOfAnAppNotSeenInTheForeground",
+    },
 ]

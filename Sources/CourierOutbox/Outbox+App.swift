@@ -90,7 +90,7 @@ extension Outbox {
   /// `system` gives (all of them are cut when it runs out), and the time is given back once they did.
   package func appEnteredBackground(system: any BackgroundSystem) async {
     let end = system.beginBackgroundTime(reason: "Finishing the outbox's sends in flight") { [weak self] in
-      Task { await self?.backgroundTimeExpired() }
+      await self?.backgroundTimeExpired()
     }
     await finishInBackground(then: end)
   }
@@ -105,10 +105,22 @@ extension Outbox {
   }
 
   /// The app's background time ran out: no attempt starts, and those in flight are cut (their items are sent again,
-  /// with their keys, next time). An app that came back to the foreground meanwhile goes on sending.
-  package func backgroundTimeExpired() {
+  /// with their keys, once the app may send); returns once they were, and their cuts recorded. An app that came back
+  /// to the foreground meanwhile goes on sending.
+  package func backgroundTimeExpired() async {
     guard !isActive else { return }
     mayClaim = false
-    for runner in laneRunners.values { runner.cancel() }
+    let runners = Array(laneRunners.values)
+    for runner in runners { runner.cancel() }
+    for runner in runners { await runner.value }
+  }
+
+  /// The system launched or woke the app for a background task (`BGTask`): unless the app was heard coming to the
+  /// foreground, it is in the background, and what the task starts ends with the task's time
+  /// (``backgroundTimeExpired()``, ``drainUntilDone()``). The app coming to the foreground is heard from now on.
+  package func beganBackgroundTask() {
+    observeLifecycle()
+    guard !heardActive else { return }
+    isActive = false
   }
 }

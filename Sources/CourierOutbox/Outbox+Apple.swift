@@ -82,14 +82,20 @@ final class AppLifecycleObserver: @unchecked Sendable {
 /// the time never runs out.
 enum BackgroundTime {
   /// Begins the activity; `expired` is called when the time is up. The returned closure ends it.
-  static func begin(reason: String, expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+  static func begin(reason: String, expired: @escaping @Sendable () async -> Void) -> @Sendable () -> Void {
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
     let done = DispatchSemaphore(value: 0)
     // The block runs on a queue of the system's, not on Swift's shared pool: it holds the activity until the work is
     // done, and is called again with `expired` when the time is up.
     ProcessInfo.processInfo.performExpiringActivity(withReason: reason) { isExpired in
       if isExpired {
-        expired()
+        // The app is suspended once this block returns: the work in flight is stopped first, for a second at most.
+        let stopped = DispatchSemaphore(value: 0)
+        Task {
+          await expired()
+          stopped.signal()
+        }
+        _ = stopped.wait(timeout: .now() + 1)
         done.signal()
       } else {
         done.wait()
@@ -107,7 +113,7 @@ extension Outbox {
   /// suspends the app shortly after); attempts stop starting, and those in flight finish in that time.
   nonisolated func leaveForeground() {
     let end = backgroundTimeSystem.beginBackgroundTime(reason: "Finishing the outbox's sends in flight") {
-      [weak self] in Task { await self?.backgroundTimeExpired() }
+      [weak self] in await self?.backgroundTimeExpired()
     }
     Task { await finishInBackground(then: end) }
   }
@@ -129,7 +135,9 @@ struct NoBackgroundTime: BackgroundSystem {
     throw CourierError(.invalidRequest, "This platform has no background sessions")
   }
 
-  func beginBackgroundTime(reason: String, expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void { {} }
+  func beginBackgroundTime(reason: String, expired: @escaping @Sendable () async -> Void) -> @Sendable () -> Void {
+    {}
+  }
 }
 
 #if canImport(BackgroundTasks) && (os(iOS) || os(tvOS) || os(visionOS))
@@ -147,11 +155,17 @@ extension Outbox {
   /// ```
   public nonisolated func drain(in task: BGTask) {
     let box = BackgroundTaskBox(task)
-    let drain = Task { box.task.setTaskCompleted(success: await self.drainUntilDone()) }
+    let drain = Task {
+      await self.beganBackgroundTask()
+      box.task.setTaskCompleted(success: await self.drainUntilDone())
+    }
     task.expirationHandler = {
-      // No attempt starts from now on, and those in flight are cut: the system suspends the app shortly after.
-      Task { await self.backgroundTimeExpired() }
-      drain.cancel()
+      // No attempt starts from now on, and those in flight are cut; the task is completed once they were: the system
+      // suspends the app shortly after.
+      Task {
+        await self.backgroundTimeExpired()
+        drain.cancel()
+      }
     }
   }
 }

@@ -38,7 +38,7 @@ struct URLSessionBackgroundSystem: BackgroundSystem {
     try URLSessionBackgroundSession(identifier: identifier, delegate: delegate)
   }
 
-  func beginBackgroundTime(reason: String, expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+  func beginBackgroundTime(reason: String, expired: @escaping @Sendable () async -> Void) -> @Sendable () -> Void {
     BackgroundTime.begin(reason: reason, expired: expired)
   }
 }

@@ -32,11 +32,12 @@ extension Outbox {
     /// ``Outbox/handleEventsForBackgroundURLSession(_:completionHandler:)``. `nil` (the default) sends every item in
     /// the foreground, as it does on Linux, where there are no background sessions.
     ///
-    /// URLSession follows redirects in a background session itself, without asking Courier: the upload keeps its
-    /// headers, credentials included, on a redirect, up to URLSession's own limit. An outbox whose client follows no
-    /// redirects, or removes more headers across origins than credentials, cannot keep that policy and throws
-    /// ``OutboxError/Kind/invalidRequest`` when it is made with an identifier; with the default policy, give the
-    /// background uploads an endpoint that answers them rather than one that redirects to another origin.
+    /// URLSession follows redirects in a background session itself, without asking Courier, up to its own limit;
+    /// which headers it keeps across one is not documented (it is reported to drop `Authorization`, and a 301, 302
+    /// or 303 may turn the upload into a GET). An outbox whose client follows no redirects, or removes more headers
+    /// across origins than credentials, cannot keep that policy and throws ``OutboxError/Kind/invalidRequest`` when
+    /// it is made with an identifier; with the default policy, give the background uploads an endpoint that answers
+    /// them rather than one that redirects.
     public var backgroundSessionIdentifier: String?
     /// The system whose background sessions carry the uploads of ``backgroundSessionIdentifier``: `nil` (the
     /// default) for the platform's own — background `URLSession`s on Apple platforms, none elsewhere — or

@@ -123,6 +123,40 @@ import Testing
     #expect(keys[0] != nil && keys[0] == keys[1], "sent again with its key")
   }
 
+  @Test func aBackgroundTaskOfAnAppNotSeenInTheForegroundSendsOnlyWithinItsTime() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let calls = Locked(0)
+    let transport = StubTransport(
+      .post("/v1/posts").reply { _ in
+        if calls.withLock({
+          $0 += 1; return $0
+        }) == 1 {
+          try await Task.sleep(for: .seconds(86_400))
+        }
+        return .status(.created)
+      })
+    let center = NotificationCenter()
+    // The system launched the app for a background task (`drain(in:)`): no notification said it was in the foreground.
+    let outbox = try outbox(transport, path: path, center: center)
+    await outbox.beganBackgroundTask()
+    let id = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")))
+    let task = Task { await outbox.drainUntilDone() }
+    try await waitUntil("the attempt is in flight") { transport.requests.count == 1 }
+    // The task's time runs out: the attempt in flight is cut before the task is completed.
+    await outbox.backgroundTimeExpired()
+    #expect(await !outbox.mayClaim, "no attempt starts once the task's time ran out")
+    let cut = try #require(try await outbox.items().first { $0.id == id })
+    #expect(cut.state == .pending && cut.attempts == 0, "\(cut.state), \(cut.attempts) attempts")
+    task.cancel()
+    #expect(await task.value == false)
+    #expect(await !outbox.mayClaim)
+    // The user opens the app: what waits goes.
+    center.post(name: Notification.Name("UIApplicationWillEnterForegroundNotification"), object: nil)
+    try await outbox.waitUntilDrained()
+    #expect(transport.requests.count == 2)
+  }
+
   @Test func drainingForABackgroundTaskReturnsOnceNothingMoreCanGoAndSaysWhetherEverythingWent() async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -211,7 +211,7 @@ final class Schedule: Sendable {
         }
         active.withLock { $0 = false }
       case 9:
-        system.expireBackgroundTime()
+        await system.expireBackgroundTime()
       case 10:
         active.withLock { $0 = true }
         await outbox?.appBecameActive()

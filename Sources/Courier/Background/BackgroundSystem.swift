@@ -15,10 +15,12 @@ public protocol BackgroundSystem: Sendable {
   /// ``CourierError/Kind-swift.struct/invalidRequest``.
   func makeSession(identifier: String, delegate: any BackgroundSessionDelegate) throws -> any BackgroundSession
 
-  /// Asks for time to finish work that is under way; `expired` is called once, shortly before the time is up, after
-  /// which the app must start no more work. Call the returned closure when the work is done (calling it again does
+  /// Asks for time to finish work that is under way; `expired` is called once, shortly before the time is up: it
+  /// stops the work under way, and the app must start no more. The system waits for it to return before it suspends
+  /// the app — on a device briefly (the outbox allows it a second): a file or database still being written to
+  /// then is what the system ends an app for. Call the returned closure when the work is done (calling it again does
   /// nothing).
-  func beginBackgroundTime(reason: String, expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+  func beginBackgroundTime(reason: String, expired: @escaping @Sendable () async -> Void) -> @Sendable () -> Void
 }
 
 /// A session of background tasks, reached again by its identifier after the app was ended and relaunched.

@@ -15,7 +15,9 @@ import HTTPTypes
 ///   delivered is answered after them: the session's delegate calls and its listings' answers come in order, one
 ///   serial queue (an assumption: Apple's documentation does not say);
 /// - one valid session per identifier in a process: a second throws;
-/// - redirects are followed without asking the delegate, keeping the request's headers;
+/// - redirects are followed without asking the delegate; what URLSession keeps across one is not documented, so the
+///   simulator keeps the least that is reported: `Authorization` is dropped, and a 303 (and a 301 or 302 of a
+///   POST) becomes a GET without a body;
 /// - the server's certificate is checked against the delegate's `ServerTrustPolicy` (its roots and pins) before
 ///   the request is sent;
 /// - background time runs out when the schedule says (``expireBackgroundTime()``).
@@ -52,7 +54,7 @@ public final class BackgroundSystemSimulator: BackgroundSystem, Sendable {
     var finishDue: Set<String> = []
     /// Sessions invalidated while their tasks run: valid until the last one's end is delivered.
     var invalidating: Set<String> = []
-    var backgroundTime: [Int: @Sendable () -> Void] = [:]
+    var backgroundTime: [Int: @Sendable () async -> Void] = [:]
     var nextActivity = 0
     /// Listings asked for while the session's held events were not all delivered: answered once they are.
     var listings: [String: [CheckedContinuation<[String], Never>]] = [:]
@@ -88,7 +90,9 @@ public final class BackgroundSystemSimulator: BackgroundSystem, Sendable {
   }
 
   /// Begins an activity of background time, which ``expireBackgroundTime()`` or ``endApp()`` ends.
-  public func beginBackgroundTime(reason: String, expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+  public func beginBackgroundTime(
+    reason: String, expired: @escaping @Sendable () async -> Void
+  ) -> @Sendable () -> Void {
     let id = state.withLock { state in
       state.nextActivity += 1
       state.backgroundTime[state.nextActivity] = expired
@@ -142,13 +146,14 @@ public final class BackgroundSystemSimulator: BackgroundSystem, Sendable {
     for listing in waiting { listing.resume(returning: all) }
   }
 
-  /// Ends the app's background time: every activity begun and not ended is told it expired.
-  public func expireBackgroundTime() {
+  /// Ends the app's background time: every activity begun and not ended is told it expired, and this returns once
+  /// each of them stopped (returned from its `expired`), as the system waits for them before suspending the app.
+  public func expireBackgroundTime() async {
     let expiring = state.withLock { state in
       defer { state.backgroundTime = [:] }
       return Array(state.backgroundTime.values)
     }
-    for expired in expiring { expired() }
+    for expired in expiring { await expired() }
   }
 
   /// The identifiers whose sessions have events waiting and no session in this process to take them: the system
@@ -235,15 +240,25 @@ public final class BackgroundSystemSimulator: BackgroundSystem, Sendable {
       outcome = .failed(CourierError(.connectionLost, "The network connection was lost"))
     } else {
       var request = task.upload.request
-      var answer = server(request, task.body)
-      // Redirects are followed without asking the delegate, with the request's headers.
+      var body = task.body
+      var answer = server(request, body)
+      // Redirects are followed without asking the delegate. What URLSession keeps across one is not documented: the
+      // simulator keeps the least that is reported, so that an app cannot come to rely on more. `Authorization` is
+      // dropped, and a 303 (and a 301 or 302 of a POST) becomes a GET without a body.
       var hops = 0
       while (300..<400).contains(answer.0.status.code), answer.0.status != .notModified, hops < 16,
         let location = answer.0.headerFields[.location], let url = URL(string: location)
       {
         request.path = url.path.isEmpty ? "/" : url.path
         if let host = url.host { request.authority = url.port.map { "\(host):\($0)" } ?? host }
-        answer = server(request, task.body)
+        request.headerFields[.authorization] = nil
+        let status = answer.0.status.code
+        if (status == 303 && request.method != .head) || ((status == 301 || status == 302) && request.method == .post) {
+          request.method = .get
+          request.headerFields[.contentType] = nil
+          body = Data()
+        }
+        answer = server(request, body)
         hops += 1
       }
       // fate 1: the server acted on the request, but its answer was lost on the way back.

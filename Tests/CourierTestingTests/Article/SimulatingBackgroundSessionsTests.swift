@@ -47,7 +47,7 @@ import Testing
   }()
 
   @Test(arguments: 0..<100 as Range<UInt64>)
-  func everyUploadEndsOnceWhateverTheSchedule(seed: UInt64) throws {
+  func everyUploadEndsOnceWhateverTheSchedule(seed: UInt64) async throws {
     let system = BackgroundSystemSimulator(seed: seed) { request, body in
       (HTTPResponse(status: .created), Data())
     }
@@ -60,7 +60,7 @@ import Testing
       case 1:
         system.endApp()  // the app is ended, and launched again
         app = try PhotoUploader(system: system, log: log)
-      default: system.expireBackgroundTime()
+      default: await system.expireBackgroundTime()
       }
     }
     while system.step() {}
