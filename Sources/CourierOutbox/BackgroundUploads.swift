@@ -386,7 +386,7 @@ extension Outbox {
 
   /// `client` with ``HandoffTransport`` over `uploader`.
   static func handoffClient(
-    _ client: APIClient, uploader: any BackgroundUploader, store: any OutboxStore, clock: any DelayClock
+    _ client: APIClient, uploader: any BackgroundUploader, store: any OutboxStore, clock: any CallClock
   ) -> APIClient {
     var configuration = client.configuration
     configuration.transport = HandoffTransport(

@@ -54,7 +54,7 @@ extension Outbox {
     /// The network: the outbox sends while it reports a usable path, and starts sending when one comes.
     public var monitor: NetworkMonitor = .system
     /// The clock of backoffs, ages and constraints.
-    public var clock: any DelayClock = SystemDelayClock()
+    public var clock: any CallClock = SystemCallClock()
     /// The kinds and versions this app handles; an item of another is quarantined at start. `nil` accepts all.
     public var kinds: Set<Kind>?
     /// Whether the outbox follows the app's lifecycle: it sends what waits when the app comes to the foreground (or,

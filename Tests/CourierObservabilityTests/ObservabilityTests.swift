@@ -18,7 +18,7 @@ import Tracing
       .get("/b").reply(.body("done"))
     )
     let client = APIClient.testing(transport: transport) {
-      $0.interceptors = [TracingInterceptor(tracer: tracer), RetryInterceptor(clock: TestDelayClock())]
+      $0.interceptors = [TracingInterceptor(tracer: tracer), RetryInterceptor(clock: TestCallClock())]
     }
     let response = try await client.send(Endpoint<Data>.get("/a").query("token", "secret-value"))
     #expect(response.status == .ok)

@@ -13,7 +13,7 @@ import Testing
 
   func outbox(
     _ transport: StubTransport, network: SwitchedNetwork = SwitchedNetwork(online: true), path: String,
-    center: NotificationCenter = NotificationCenter(), clock: TestDelayClock = TestDelayClock(),
+    center: NotificationCenter = NotificationCenter(), clock: TestCallClock = TestCallClock(),
     _ configure: (inout Outbox.Configuration) -> Void = { _ in }
   ) throws -> Outbox {
     try testOutbox(APIClient.testing(baseURL: base, transport: transport), network: network, path: path) {
@@ -31,7 +31,7 @@ import Testing
       .post("/v1/later").reply(.status(.serviceUnavailable, headerFields: [.retryAfter: "3600"]), .status(.created)))
     let center = NotificationCenter()
     // Time stands still, and the backoff is an hour: nothing is sent again by itself.
-    let clock = TestDelayClock(advancesOnSleep: false)
+    let clock = TestCallClock(advancesOnSleep: false)
     let outbox = try outbox(transport, path: path, center: center, clock: clock) { $0.baseDelay = 7200 }
     let post = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")), lane: "a")
     let later = try await outbox.enqueue(Endpoint<Data>.post("/later", body: Post(title: "b")), lane: "b")

@@ -144,7 +144,7 @@ final class Schedule: Sendable {
       $0.timeout = 600
     }
     var configuration = Outbox.Configuration()
-    configuration.clock = TestDelayClock()
+    configuration.clock = TestCallClock()
     configuration.monitor = SwitchedNetwork(online: true).monitor
     configuration.random = { 0.5 }
     configuration.maxAttempts = 4

@@ -18,7 +18,7 @@ struct DemoPost: Codable, Equatable, Sendable {
   func outbox(_ client: APIClient, network: SwitchedNetwork, path: String) throws -> Outbox {
     // Real time and no backoff: the demo server answers at once.
     try testOutbox(client, network: network, path: path) {
-      $0.clock = SystemDelayClock()
+      $0.clock = SystemCallClock()
       $0.random = { 0 }
     }
   }

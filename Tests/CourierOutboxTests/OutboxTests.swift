@@ -25,7 +25,7 @@ func testOutbox(
 ) throws -> Outbox {
   var configuration = Outbox.Configuration()
   configuration.monitor = network.monitor
-  configuration.clock = TestDelayClock()
+  configuration.clock = TestCallClock()
   configuration.random = { 0.5 }
   configure(&configuration)
   return try Outbox(client: client, path: path, configuration: configuration)
@@ -87,7 +87,7 @@ struct Post: Codable, Equatable, Sendable {
       .post("/posts").reply(
         .status(.serviceUnavailable, headerFields: [.retryAfter: "7"]), .noConnection,
         .json(Post(title: "a"), status: .created)))
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let outbox = try outbox(transport, path: path) { $0.clock = clock }
     try await outbox.enqueue(Endpoint<Post>.post("/posts", body: Post(title: "a")))
     try await outbox.waitUntilDrained()
@@ -251,7 +251,7 @@ struct Post: Codable, Equatable, Sendable {
     defer { try? FileManager.default.removeItem(at: folder) }
     let transport = StubTransport(.post("/posts").reply(.status(.created)))
     let network = SwitchedNetwork(online: false)
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let outbox = try outbox(transport, network: network, path: path) {
       $0.clock = clock
       $0.reconcile = { _ in .resendWithNewKey }

@@ -10,7 +10,7 @@ import Testing
 /// deadline can end it in time. Returns the error.
 @discardableResult
 public func expectTimeout<Value: Sendable>(
-  on clock: TestDelayClock,
+  on clock: TestCallClock,
   at timeout: TimeInterval,
   once inFlight: @escaping @Sendable () -> Bool,
   within realSeconds: TimeInterval = 20,
@@ -113,7 +113,7 @@ public func expectEndedByItsDeadline<Value: Sendable>(
 /// the body were reported (through the `onDownloadProgress` handler `start` is given), then moves the clock. A head
 /// that comes late on a busy machine cannot be mistaken for a deadline that ended the call before it.
 public func expectTimeoutWhileTheBodyArrives<Value: Sendable>(
-  on clock: TestDelayClock, at timeout: TimeInterval, sourceLocation: SourceLocation = #_sourceLocation,
+  on clock: TestCallClock, at timeout: TimeInterval, sourceLocation: SourceLocation = #_sourceLocation,
   _ start: @escaping @Sendable (_ onProgress: @escaping @Sendable (TransferProgress) -> Void) async throws -> Value
 ) async throws {
   let received = Locked(Int64(0))

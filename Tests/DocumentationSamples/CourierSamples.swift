@@ -311,7 +311,7 @@ enum ReadMeSamples {
       .get("/feed").reply(.status(.serviceUnavailable), .json(feed))  // 503, then 200
     )
     let client = APIClient.testing(transport: transport) {
-      $0.interceptors = [RetryInterceptor(clock: TestDelayClock())]
+      $0.interceptors = [RetryInterceptor(clock: TestCallClock())]
     }
     let user = try await client.value(Endpoint<User>.get("/users/1"))
     let items = try await client.value(Endpoint<Feed>.get("/feed"))  // retried once, without waiting

@@ -23,8 +23,8 @@ enum DeadlineScenario {
     case system, task
   }
 
-  /// A clock whose timer is `DelayClock`'s default: a task on the shared pool that sleeps until the deadline.
-  struct TaskTimerClock: DelayClock {
+  /// A clock whose timer is `CallClock`'s default: a task on the shared pool that sleeps until the deadline.
+  struct TaskTimerClock: CallClock {
     var now: Date { Date() }
     var uptime: TimeInterval { ProcessInfo.processInfo.systemUptime }
     func sleep(seconds: TimeInterval) async throws {

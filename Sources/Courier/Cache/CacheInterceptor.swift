@@ -28,7 +28,7 @@ public struct CacheInterceptor: Interceptor {
   public let policy: CachePolicy
   /// The largest body stored (8 MiB by default).
   public let maxEntrySize: Int
-  let clock: any DelayClock
+  let clock: any CallClock
   /// Keys with a stale-while-revalidate refresh under way, so a burst of stale hits sends one request.
   let refreshing = Locked<Set<String>>([])
 
@@ -43,12 +43,12 @@ public struct CacheInterceptor: Interceptor {
     store: any CacheStore,
     policy: CachePolicy = .useProtocolRules,
     maxEntrySize: Int = 8 * 1024 * 1024,
-    clock: (any DelayClock)? = nil
+    clock: (any CallClock)? = nil
   ) {
     self.store = store
     self.policy = policy
     self.maxEntrySize = maxEntrySize
-    self.clock = clock ?? SystemDelayClock()
+    self.clock = clock ?? SystemCallClock()
   }
 
   /// Answers from the cache, revalidates, or loads and stores.

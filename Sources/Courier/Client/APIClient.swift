@@ -105,8 +105,8 @@ extension APIClient {
     public var cookies: CookieJar? = CookieJar()
     /// The clock the client's calls keep time on: their deadlines and idle timeouts, minimum durations and the
     /// durations their events report. The system's by default, whose deadlines fire on a Dispatch timer of their
-    /// own; CourierTesting's `TestDelayClock` lets a test move time by hand.
-    public var clock: any DelayClock = SystemDelayClock()
+    /// own; CourierTesting's `TestCallClock` lets a test move time by hand.
+    public var clock: any CallClock = SystemCallClock()
     /// Receives every call's ``CourierEvent``s.
     public var eventHandler: (@Sendable (CourierEvent) -> Void)?
     /// How JSON dates are written and read for every call, over ``decoder`` and ``encoder``; `nil` (the default)

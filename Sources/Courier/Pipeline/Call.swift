@@ -4,12 +4,12 @@ import HTTPTypes
 /// One call: what it keeps of its endpoint, and its context.
 ///
 /// The call keeps only what it needs of the endpoint, so that nothing after
-/// ``init(engine:endpoint:progress:incremental:)`` depends on the endpoint's value type: generic code that is not
+/// ``init(engine:endpoint:callID:progress:incremental:)`` depends on the endpoint's value type: generic code that is not
 /// specialized for that type looks its metadata up at run time, each time.
 struct Call: Sendable {
   let engine: CallEngine
   let context: CallContext
-  /// The client clock's ``DelayClock/uptime`` when the call started.
+  /// The client clock's ``CallClock/uptime`` when the call started.
   let started: TimeInterval
   /// The request the endpoint describes with its body, or why it could not be built.
   let built: Result<(request: HTTPRequest, body: BodyStream?), any Error>
@@ -19,7 +19,8 @@ struct Call: Sendable {
   /// A call of `endpoint` reporting to `progress`; `incremental` when the caller reads the body as it arrives (and
   /// the body is then not limited: a buffered call reads at most the endpoint's or the client's maximum).
   init<Value>(
-    engine: CallEngine, endpoint: borrowing Endpoint<Value>, progress: TransferReporters?, incremental: Bool
+    engine: CallEngine, endpoint: borrowing Endpoint<Value>, callID: UInt64, progress: TransferReporters?,
+    incremental: Bool
   ) {
     self.engine = engine
     started = engine.deadlines.clock.uptime
@@ -28,7 +29,7 @@ struct Call: Sendable {
     let configuration = engine.configuration
     var context = CallContext(
       attributes: endpoint.attributes, timeout: endpoint.timeout ?? configuration.timeout, attempt: 1,
-      callID: engine.nextCallID(), events: EventSink(configuration.eventHandler))
+      callID: callID, events: EventSink(configuration.eventHandler))
     context.deliversBodyIncrementally = incremental || progress?.download != nil
     context.maxResponseBytes = incremental ? nil : endpoint.maxResponseBytes ?? configuration.maxResponseBytes
     context.idleTimeout = endpoint.idleTimeout ?? configuration.idleTimeout
@@ -38,14 +39,9 @@ struct Call: Sendable {
     self.context = context
   }
 
-  /// Sends the request and hands the response to `read`, which returns the call's result and the body bytes it
+  /// Sends the request and hands the response to `stage`, which returns the call's result and the body bytes it
   /// read (`nil` when the body is left to the caller).
-  func run<Result: Sendable>(
-    _ read:
-      @escaping @Sendable (_ request: HTTPRequest, _ response: HTTPResponse, _ body: BodyStream) async throws -> (
-        Result, Int64?
-      )
-  ) async throws -> Result {
+  func run<Result: Sendable>(_ stage: ResponseStage<Result>) async throws -> Result {
     var request: HTTPRequest?
     var response: HTTPResponse?
     let progress = context.progress
@@ -62,7 +58,7 @@ struct Call: Sendable {
         progress?.upload?.finish(complete: false)
         do {
           let watched = activity.map { responseBody.touching($0) } ?? responseBody
-          let (result, received) = try await read(built, head, watched.reporting(to: progress?.download))
+          let (result, received) = try await stage.read(self, built, head, watched.reporting(to: progress?.download))
           return (result, head, received)
         } catch {
           throw FailureAfterHead(underlying: error, response: head)

@@ -3,30 +3,51 @@ import HTTPTypes
 
 // # A call, from an endpoint to its result
 //
-// Every call enters from its front-end — `send` and `value` (and their `EndpointConvertible` forms, which make an
-// `Endpoint` first) in `Client/APIClient+Send.swift`, `stream` in `Transfer/APIClient+Stream.swift`, which `download`
-// and `events` use — through one entry, `CallEngine.perform(_:progress:_:)`, with the response stage they chose
-// (`ResponseStage`, step 6), and then runs through these files, in this order, each calling only forward:
+// A GET — `client.value(Endpoint<Page>.get("/products"))` over the default transport — runs through these files, in
+// this order (measured: the files whose code the call ran). Each step calls forward only: no step calls a function of
+// an earlier step's files. Code of an earlier step runs in a later one only as a closure it handed down — the work
+// `Call.run` gives `Deadline.run`, the terminal stage `CallEngine+Exchange.swift` ends the chain with — or as a method
+// of the call's state, which every step reads: its `CallContext.swift`, the `EventSink.swift` it reports to, and the
+// client's clock (`CallClock.swift`).
 //
-// 1. `CallEngine.swift` (this file): what an `APIClient` made of its configuration once; `perform` makes the `Call`.
-// 2. `Call.swift`: one call's state in typed fields — its context (timeout, call ID, events, and the limit, idle
-//    timeout, redirect policy, progress and start handler the stages read; attributes only for interceptors'
-//    settings). `Call.run` drives the stages below and finishes the call: every error becomes a `CourierError`,
-//    progress ends, the `finished` event goes out, the minimum duration is kept.
-// 3. `CallEngine+Request.swift`: the `HTTPRequest` and body the endpoint describes — base URL and path joined
-//    (`RequestTarget.swift`) and percent-encoded with the query (`Encoding/PercentEncoding.swift`), default, provided
-//    and endpoint headers, body encoded.
+// 0. The endpoint, described before the call: `Endpoint/Endpoint.swift`, `Endpoint/Endpoint+Factories.swift`
+//    (`.get`), `Endpoint/Endpoint+Modifiers.swift`, with its query (`Encoding/QueryParameters.swift`,
+//    `Encoding/URLQueryEncoder.swift`), attributes (`Attributes/Attributes.swift`) and accepted statuses
+//    (`Endpoint/StatusCodeSet.swift`).
+// 1. The front-end: `Client/APIClient+Send.swift` (`value`; `send`, and `stream` in `Transfer/APIClient+Stream.swift`,
+//    which `download` and `events` use, enter the same way) makes the call's progress reporters
+//    (`Transfer/TransferReporters.swift`) and enters `CallEngine.perform(_:progress:_:)` in `CallEngine.swift` (this
+//    file), with the response stage it chose (step 6). `CallEngine` holds what the client made of its configuration
+//    once; `perform` gives the call its ID and makes the `Call`.
+// 2. `Call.swift`: one call's state in typed fields — its context (`CallContext.swift`: timeout, call ID, the limit,
+//    idle timeout, redirect policy, progress and start handler the steps read; attributes only for interceptors'
+//    settings) and its events (`EventSink.swift`). `Call.run` drives the steps below and finishes the call: every
+//    error becomes a `CourierError` (`Errors/CourierError.swift`), progress ends, the `finished` event goes out
+//    (`Interceptors/CourierEvent.swift`), the minimum duration is kept.
+// 3. `CallEngine+Request.swift`, when the call is made: the `HTTPRequest` and body the endpoint describes — base URL
+//    and path joined (`RequestTarget.swift`) and percent-encoded with the query (`Encoding/PercentEncoding.swift`,
+//    `Encoding/URLQueryEncoder+PercentEncoding.swift`), default, provided and endpoint headers, the body encoded into
+//    a `Body/BodyStream.swift`.
 // 4. `Deadline.swift`: one deadline (and idle limit) over everything that follows: the work runs in a task of its
-//    own, which the client's timer (`DeadlineTimer.swift`) cancels when the deadline passes.
-// 5. `CallEngine+Exchange.swift`: the configured interceptors, outermost first, then Courier's last stage — redirects
-//    (`Redirects/RedirectStage.swift`), cookies, the cleartext policy (`CleartextPolicy.swift`), exchange observers,
-//    events and upload progress, the moment the request went out (`SentSignal.swift`) — and the transport's `send`.
+//    own, which the client's timer (`DeadlineTimer.swift`) cancels when the deadline passes, on the client's clock.
+// 5. `CallEngine+Exchange.swift`: the configured interceptors (`Interceptors/Interceptor.swift`), outermost first,
+//    composed once into a chain (`InterceptorChain.swift`), then Courier's last stage — redirects
+//    (`Redirects/RedirectStage.swift`), cookies (`Cookies/CookieJar.swift`), the cleartext policy
+//    (`CleartextPolicy.swift`), exchange observers (`Interceptors/ExchangeObservers.swift`, when tracing), events and
+//    upload progress, the moment the request went out when the call asks for it (`SentSignal.swift`) — and the
+//    transport's `send` with the call's `TransportOptions.swift`: `Transport/URLSessionTransport.swift`, its
+//    `Transport/URLSessionTransport+Conversions.swift` and `Transport/URLSessionTransport+ExchangePath.swift`, one
+//    `Transport/StreamingCall.swift` per exchange, fed by `Transport/SessionDelegate.swift` on its
+//    `Transport/DelegateQueue.swift` through a `Transport/StreamingTaskDelegate.swift`, and the response's body a
+//    `Body/BodyStream.swift` again (its field names through `Support/HTTPField+Common.swift`).
 // 6. `CallEngine+Response.swift`: the response stage the front-end chose — the body collected up to the limit, the
-//    status checked, the value decoded with the endpoint's decoder (`ResponseDecoding.swift`) or the error made, with
-//    the server's error body; or, for a stream, the body handed on as it arrives (`Transfer/APIClient+Stream.swift`'s
-//    `ErrorTypedBody`).
+//    status checked against the endpoint's, the value decoded with the endpoint's decoder (`ResponseDecoding.swift`)
+//    or the error made, with the server's error body (`Client/APIResponse.swift` for `send`); or, for a stream, the
+//    body handed on as it arrives (`Transfer/APIClient+Stream.swift`'s `ErrorTypedBody`).
 //
 // A call never reaches back into its `APIClient`: everything it needs is in its `CallEngine` and its context.
+// `WalkThroughTests` checks that every file named here is there, that every file of `Pipeline/` is named, and that
+// no step calls an earlier one.
 
 /// What a client made of its configuration, once: the request defaults, the composed interceptor chain, the deadline
 /// timer, the messages. Immutable; every call of the client holds it.
@@ -73,8 +94,9 @@ final class CallEngine: Sendable {
     progress: TransferReporters?,
     _ stage: ResponseStage<Result>
   ) async throws -> Result {
-    let call = Call(engine: self, endpoint: endpoint, progress: progress, incremental: stage.incremental)
-    return try await call.run { request, response, body in try await stage.read(call, request, response, body) }
+    let call = Call(
+      engine: self, endpoint: endpoint, callID: nextCallID(), progress: progress, incremental: stage.incremental)
+    return try await call.run(stage)
   }
 
   /// A new call's ID.

@@ -23,9 +23,9 @@ enum Deadline {
 
   /// When the work last received something: the start, the response head, each body chunk.
   final class Activity: Sendable {
-    private let clock: any DelayClock
+    private let clock: any CallClock
     private let last: Locked<TimeInterval>
-    init(clock: any DelayClock) {
+    init(clock: any CallClock) {
       self.clock = clock
       last = Locked(clock.uptime)
     }

@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// The deadlines of one client's calls, kept by one timer of the client's clock instead of a timer per call.
 ///
-/// The timer is the clock's (``DelayClock/schedule(after:_:)``): for the system clock a Dispatch timer source on a
+/// The timer is the clock's (``CallClock/schedule(after:_:)``): for the system clock a Dispatch timer source on a
 /// queue of its own, so a deadline fires on time however busy Swift's shared pool is; a test's clock runs it when the
 /// test moves time past it. A timer task per call would cost more than its start: on Linux a cancelled `Task.sleep`
 /// keeps its task and its dispatch timer until the time it was asked to sleep for. Here, calls with the same timeout
@@ -20,7 +20,7 @@ final class DeadlineTimer: Sendable {
   }
 
   private struct Entry {
-    /// The clock's ``DelayClock/uptime`` at which the deadline passes.
+    /// The clock's ``CallClock/uptime`` at which the deadline passes.
     let due: TimeInterval
     let sequence: UInt64
     /// `nil` once the call finished or its deadline passed.
@@ -77,11 +77,11 @@ final class DeadlineTimer: Sendable {
   }
 
   /// The clock the deadlines are kept on.
-  let clock: any DelayClock
+  let clock: any CallClock
   private let state = Locked(State())
 
   /// A timer on `clock`, the system's by default.
-  init(clock: any DelayClock = SystemDelayClock()) {
+  init(clock: any CallClock = SystemCallClock()) {
     self.clock = clock
   }
 

@@ -36,7 +36,7 @@ public struct RetryInterceptor: Interceptor {
   public var retryableStatuses: Set<HTTPResponse.Status>
   /// The methods retried without an `Idempotency-Key`: GET, HEAD, PUT, DELETE, OPTIONS, TRACE.
   public var idempotentMethods: Set<HTTPRequest.Method>
-  private let clock: any DelayClock
+  private let clock: any CallClock
   private let random: @Sendable () -> Double
 
   /// Creates the interceptor; every setting has the default named in its property's documentation.
@@ -63,7 +63,7 @@ public struct RetryInterceptor: Interceptor {
       .requestTimeout, .tooManyRequests, .internalServerError, .badGateway, .serviceUnavailable, .gatewayTimeout,
     ],
     idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace],
-    clock: (any DelayClock)? = nil,
+    clock: (any CallClock)? = nil,
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
   ) {
     self.maxAttempts = maxAttempts
@@ -74,7 +74,7 @@ public struct RetryInterceptor: Interceptor {
     self.maxRetryAfter = maxRetryAfter
     self.retryableStatuses = retryableStatuses
     self.idempotentMethods = idempotentMethods
-    self.clock = clock ?? SystemDelayClock()
+    self.clock = clock ?? SystemCallClock()
     self.random = random
   }
 

@@ -40,10 +40,10 @@ extension APIClient {
     _ endpoint: Endpoint<Data>,
     reconnectDelay: TimeInterval = 3,
     maxReconnections: Int? = 5,
-    clock: (any DelayClock)? = nil
+    clock: (any CallClock)? = nil
   ) -> AsyncThrowingStream<ServerEvent, any Error> {
     let reconnection = EventStreamReconnection(
-      delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock ?? SystemDelayClock())
+      delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock ?? SystemCallClock())
     return AsyncThrowingStream(
       pulling: ServerEventSequence(
         open: eventStreamOpener(endpoint), transform: { event, _ in event }, reconnection: reconnection))
@@ -66,11 +66,11 @@ extension APIClient {
     decoder: JSONDecoder? = nil,
     reconnectDelay: TimeInterval = 3,
     maxReconnections: Int? = 5,
-    clock: (any DelayClock)? = nil
+    clock: (any CallClock)? = nil
   ) -> AsyncThrowingStream<Element, any Error> {
     let decoder = decoder ?? engine.decoder(for: endpoint)
     let reconnection = EventStreamReconnection(
-      delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock ?? SystemDelayClock())
+      delay: reconnectDelay, maxAttempts: maxReconnections, clock: clock ?? SystemCallClock())
     let events = ServerEventSequence<Element>(
       open: eventStreamOpener(endpoint),
       transform: { event, line in

@@ -135,5 +135,5 @@ struct EventStreamReconnection: Sendable {
   /// 0 never.
   var maxAttempts: Int?
   /// The clock the delays are waited on.
-  var clock: any DelayClock
+  var clock: any CallClock
 }

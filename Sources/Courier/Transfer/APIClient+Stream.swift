@@ -71,7 +71,7 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
   /// The call's idle timeout, which goes on holding while the caller reads the stream.
   let idle: TimeInterval?
   /// The client's clock, which the idle timeout waits on.
-  let clock: any DelayClock
+  let clock: any CallClock
 
   struct AsyncIterator: AsyncIteratorProtocol {
     var base: IdleLimitedChunks
@@ -107,9 +107,9 @@ struct ErrorTypedBody: AsyncSequence, Sendable {
 struct IdleLimitedChunks {
   var base: BodyStream.AsyncIterator
   let idle: TimeInterval?
-  let clock: any DelayClock
+  let clock: any CallClock
 
-  init(_ base: BodyStream.AsyncIterator, idle: TimeInterval?, clock: any DelayClock) {
+  init(_ base: BodyStream.AsyncIterator, idle: TimeInterval?, clock: any CallClock) {
     self.base = base
     self.idle = idle
     self.clock = clock

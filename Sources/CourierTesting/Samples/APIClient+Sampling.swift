@@ -17,14 +17,14 @@ extension APIClient {
   /// - Parameters:
   ///   - baseURL: The base URL requests are built with; `https://api.example.test` by default.
   ///   - timing: `.immediate` or `.delayed(seconds:)`.
-  ///   - clock: What delays wait on; a ``TestDelayClock`` records them without waiting.
+  ///   - clock: What delays wait on; a ``TestCallClock`` records them without waiting.
   ///   - stubs: Answers for endpoints without a sample. With none, such a call fails and names the endpoint.
   ///   - configure: Adjusts the rest of the configuration; the ``SampleInterceptor`` is added after your
   ///     interceptors, and the transport stays a ``StubTransport``.
   public static func sampling(
     baseURL: URL = URL(string: "https://api.example.test")!,
     timing: SampleInterceptor.Timing = .immediate,
-    clock: (any DelayClock)? = nil,
+    clock: (any CallClock)? = nil,
     stubs: [Stub] = [],
     _ configure: (inout Configuration) -> Void = { _ in }
   ) -> APIClient {

@@ -46,17 +46,17 @@ public struct SampleInterceptor: Interceptor {
   public let timing: Timing
   /// What happens to calls without a sample.
   public let missing: Missing
-  private let clock: any DelayClock
+  private let clock: any CallClock
 
   /// Creates the interceptor.
   ///
   /// - Parameters:
   ///   - timing: `.immediate` (the default) or `.delayed(seconds:)`.
-  ///   - clock: What delays wait on; a ``TestDelayClock`` records them without waiting.
+  ///   - clock: What delays wait on; a ``TestCallClock`` records them without waiting.
   ///   - missing: `.fail` (the default) or `.passThrough` for calls whose endpoint has no sample.
-  public init(_ timing: Timing = .immediate, clock: (any DelayClock)? = nil, missing: Missing = .fail) {
+  public init(_ timing: Timing = .immediate, clock: (any CallClock)? = nil, missing: Missing = .fail) {
     self.timing = timing
-    self.clock = clock ?? SystemDelayClock()
+    self.clock = clock ?? SystemCallClock()
     self.missing = missing
   }
 

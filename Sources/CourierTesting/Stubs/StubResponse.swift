@@ -81,7 +81,7 @@ public struct StubResponse: Sendable {
 
   /// The same answer, given after `seconds` on the transport's clock.
   ///
-  /// With a ``TestDelayClock`` the wait is only recorded, so a test stays fast; with the default clock it is real,
+  /// With a ``TestCallClock`` the wait is only recorded, so a test stays fast; with the default clock it is real,
   /// which is what you want to see a loading state or to test timeouts and cancellation.
   public func delayed(by seconds: TimeInterval) -> StubResponse {
     var copy = self

@@ -23,7 +23,7 @@ import HTTPTypes
 /// `transport` whose detail lists the closest stubs and how the request differs from each
 /// (``UnmatchedRequestError``); it is recorded too, in ``requests`` and ``unmatchedRequests``.
 ///
-/// **Time.** Delays (``StubResponse/delayed(by:)``) wait on the `clock`: pass a ``TestDelayClock`` to record them
+/// **Time.** Delays (``StubResponse/delayed(by:)``) wait on the `clock`: pass a ``TestCallClock`` to record them
 /// without waiting. Cancelling the calling task ends a delay at once.
 ///
 /// **Failures.** ``StubResponse/timeout``, ``StubResponse/noConnection`` and ``StubResponse/connectionLost`` throw
@@ -48,7 +48,7 @@ public final class StubTransport: HTTPTransport {
   }
 
   private let state: Locked<State>
-  private let clock: any DelayClock
+  private let clock: any CallClock
   private let onUnmatched: (@Sendable (UnmatchedRequestError) -> Void)?
 
   /// Creates a transport answering from `stubs`.
@@ -57,17 +57,17 @@ public final class StubTransport: HTTPTransport {
   ///   - stubs: The stubs; a later stub wins over an earlier one that also matches.
   ///   - baseURL: The client's base URL, whose path relative stub paths are matched after.
   ///     ``Courier/APIClient/testing(baseURL:transport:_:)`` sets it for you when it is `nil`.
-  ///   - clock: What delays wait on; the real clock by default, a ``TestDelayClock`` to skip the waits.
+  ///   - clock: What delays wait on; the real clock by default, a ``TestCallClock`` to skip the waits.
   ///   - onUnmatched: Called with every unmatched request before it fails, e.g. to record a test issue:
   ///     `{ Issue.record("\($0)") }`.
   public init(
     _ stubs: Stub...,
     baseURL: URL? = nil,
-    clock: (any DelayClock)? = nil,
+    clock: (any CallClock)? = nil,
     onUnmatched: (@Sendable (UnmatchedRequestError) -> Void)? = nil
   ) {
     state = Locked(State(entries: stubs.map { Entry(stub: $0) }, basePath: baseURL.map(Self.basePath(of:))))
-    self.clock = clock ?? SystemDelayClock()
+    self.clock = clock ?? SystemCallClock()
     self.onUnmatched = onUnmatched
   }
 
@@ -75,7 +75,7 @@ public final class StubTransport: HTTPTransport {
   public convenience init(
     stubs: [Stub],
     baseURL: URL? = nil,
-    clock: (any DelayClock)? = nil,
+    clock: (any CallClock)? = nil,
     onUnmatched: (@Sendable (UnmatchedRequestError) -> Void)? = nil
   ) {
     self.init(baseURL: baseURL, clock: clock, onUnmatched: onUnmatched)

@@ -49,7 +49,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func timeoutsAndCancellationsHaveTheirOwnHandlers(_ transport: TransportKind) async throws {
     // The deadline passes when the test moves the clock, once the start was reported.
-    let clock = TestDelayClock(advancesOnSleep: false)
+    let clock = TestCallClock(advancesOnSleep: false)
     try await withDemoServer(transport, { $0.clock = clock }) { client, _ in
       let timedOut = CallbackLog()
       let timing = client.call(Endpoint<EmptyBody>.get("/slow").query(["ms": 60_000]).timeout(10))

@@ -58,7 +58,7 @@ final class NoteStore: Sendable {
     NoteStore(
       client: .testing(baseURL: baseURL, transport: transport) { configuration in
         configuration.serverErrorType = APIErrorBody.self
-        configuration.interceptors = [RetryInterceptor(clock: TestDelayClock())]
+        configuration.interceptors = [RetryInterceptor(clock: TestCallClock())]
       })
   }
 

@@ -44,7 +44,7 @@ enum MovieAPI: EndpointConvertible {
   }
 
   @Test func delayedSamplesWaitOnTheClock() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let client = APIClient.sampling(timing: .delayed(seconds: 0.8), clock: clock)
     _ = try await client.value(.user(id: 1))
     _ = try await client.value(MovieAPI.popular, as: [String].self)

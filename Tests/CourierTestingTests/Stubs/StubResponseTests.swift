@@ -11,7 +11,7 @@ import FoundationNetworking
 
 @Suite(.hangGuard) struct StubResponseTests {
   @Test func aSequenceAnswersInOrderThenRepeatsTheLast() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let transport = StubTransport(
       .get("/feed").reply(
         .status(.serviceUnavailable, headerFields: [.retryAfter: "4"]), .json(["item"]), .json(["item", "newer"])))
@@ -30,7 +30,7 @@ import FoundationNetworking
   }
 
   @Test func delaysWaitOnTheInjectedClock() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let transport = StubTransport(.get("/slow").reply(.json(User(id: 1, name: "Ada")).delayed(by: 2.5)), clock: clock)
     // The injected clock recorded the delay and moved on; no wall-clock bound, which a loaded machine would break.
     let user = try await APIClient.testing(transport: transport).value(Endpoint<User>.get("/slow"))
@@ -72,7 +72,7 @@ import FoundationNetworking
   @Test func transientFailuresThenSuccessAreRetried() async throws {
     let transport = StubTransport(.get("/a").reply(.timeout, .connectionLost, .body("ok")))
     let client = APIClient.testing(transport: transport) {
-      $0.interceptors = [RetryInterceptor(clock: TestDelayClock())]
+      $0.interceptors = [RetryInterceptor(clock: TestCallClock())]
     }
     #expect(try await client.value(Endpoint<String>.get("/a")) == "ok")
     #expect(transport.requests.count == 3)

@@ -74,7 +74,7 @@ private struct PriorityHeader: Interceptor {
     let transport = StubTransport(.any.reply(.status(.ok)))
     let client = APIClient.stubbed(transport) {
       // A clock that stands still: the 5 s idle limit is read here, never reached, however busy the machine is.
-      $0.clock = TestDelayClock(advancesOnSleep: false)
+      $0.clock = TestCallClock(advancesOnSleep: false)
       $0.interceptors = [
         ClosureInterceptor { request, body, context, next in
           seen.withLock { $0 = context }
@@ -109,7 +109,7 @@ private struct PriorityHeader: Interceptor {
     let starts = Locked(0)
     let transport = StubTransport(.any.reply(.status(.serviceUnavailable), .status(.ok)))
     let client = APIClient.stubbed(transport) {
-      $0.interceptors = [RetryInterceptor(clock: TestDelayClock())]
+      $0.interceptors = [RetryInterceptor(clock: TestCallClock())]
     }
     try await client.send(Endpoint<EmptyBody>.get("/a").onTransportStart { starts.withLock { $0 += 1 } })
     #expect(transport.requests.count == 2)

@@ -19,7 +19,7 @@ import Testing
   }
 
   @Test func aStaleAgeInAListMakesTheResponseStale() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       var (response, body) = reply(.ok, ["Cache-Control": "max-age=3600"])
       response.headerFields.append(HTTPField(name: .age, value: "7200"))
@@ -37,7 +37,7 @@ import Testing
     "2094-11-06T08:49:37Z",
   ])
   func anExpiresInAnyOtherFormMeansExpired(expires: String) async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Expires": expires]) }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/a"))
@@ -52,7 +52,7 @@ import Testing
   }
 
   @Test func hopByHopFieldsAreNeitherStoredNorReplayed() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, count in
       if count == 1 {
         return reply(
@@ -85,11 +85,11 @@ import Testing
 @Suite struct StaleOnDroppedConnectionTests {
   /// An origin whose first answer is cacheable and whose later ones fail as `failure` says.
   final class DroppingOrigin: HTTPTransport {
-    let clock: TestDelayClock
+    let clock: TestCallClock
     let midBody: Bool
     private let count = Locked(0)
 
-    init(clock: TestDelayClock, midBody: Bool) {
+    init(clock: TestCallClock, midBody: Bool) {
       self.clock = clock
       self.midBody = midBody
     }
@@ -119,7 +119,7 @@ import Testing
 
   @Test(arguments: [false, true])
   func aDroppedConnectionServesTheStaleResponse(midBody: Bool) async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = DroppingOrigin(clock: clock, midBody: midBody)
     let client = APIClient(configuration: .init(baseURL: URL(string: "https://origin.test"), transport: origin))
       .adding(CacheInterceptor(store: InMemoryCacheStore(), clock: clock))
@@ -156,7 +156,7 @@ import Testing
   }
 
   @Test func aVariantStoredForOneSpellingIsServedToAnother() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(.ok, ["Cache-Control": "max-age=60", "Vary": "Accept-Encoding, Accept-Language"])
     }
@@ -175,7 +175,7 @@ import Testing
 @Suite struct MustUnderstandTests {
   @Test(arguments: [200, 404, 301])
   func anUnderstoodStatusIsStoredDespiteNoStore(code: Int) async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(HTTPResponse.Status(code: code), ["Cache-Control": "max-age=60, must-understand, no-store"])
     }
@@ -188,7 +188,7 @@ import Testing
 
   @Test(arguments: [299, 599])
   func anUnknownStatusIsNotStored(code: Int) async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(HTTPResponse.Status(code: code), ["Cache-Control": "max-age=60, must-understand"])
     }
@@ -199,7 +199,7 @@ import Testing
   }
 
   @Test func withoutMustUnderstandNoStoreStillWins() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Cache-Control": "max-age=60, no-store"]) }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/a"))
@@ -208,7 +208,7 @@ import Testing
   }
 
   @Test func aRequestsNoStoreStillWins() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Cache-Control": "max-age=60, must-understand"]) }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/a").header("Cache-Control", "no-store"))
@@ -221,7 +221,7 @@ import Testing
 /// `Content-Location` naming the request URI, so a later GET always gets the resource's own representation.
 @Suite struct PostResponseTests {
   @Test func aFreshPostResponseWithContentLocationIsNotReusedForAGET() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       request.method == .post
         ? reply(.ok, ["Cache-Control": "max-age=600", "Content-Location": "/a"], "from POST")
@@ -243,7 +243,7 @@ import Testing
 
   /// An origin holding `document` with `etag`: a 206 for one range, else a 200.
   func origin(
-    clock: TestDelayClock,
+    clock: TestCallClock,
     etag: @escaping @Sendable (Int) -> String = { _ in #""v1""# },
     cacheControl: String = "max-age=600"
   ) -> FakeOrigin {
@@ -272,7 +272,7 @@ import Testing
     ("bytes=0-99", "0123456789", "bytes 0-9/10"), ("BYTES = 5-5", "5", "bytes 5-5/10"),
   ])
   func oneRangeIsServedFromAStoredCompleteResponse(range: String, body: String, contentRange: String) async throws {
-    let origin = origin(clock: TestDelayClock())
+    let origin = origin(clock: TestCallClock())
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/a"))
     let served = try await part(client, range)
@@ -286,7 +286,7 @@ import Testing
 
   @Test(arguments: ["bytes=20-", "bytes=0-1,4-5", "items=0-1", "bytes=5-2", "bytes=-0", "bytes=x-3"])
   func anythingElseGoesToTheOriginAndIsNotStoredAsAPart(range: String) async throws {
-    let origin = origin(clock: TestDelayClock())
+    let origin = origin(clock: TestCallClock())
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/a"))
     _ = try await client.send(Endpoint<String>.get("/a").header("Range", range).expectAnyStatus())
@@ -295,7 +295,7 @@ import Testing
   }
 
   @Test func aStaleCompleteResponseIsNotUsedForAPartAndIfRangeGoesToTheOrigin() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = origin(clock: clock, cacheControl: "max-age=60")
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/a"))
@@ -308,7 +308,7 @@ import Testing
   }
 
   @Test func aPartIsNeverServedAsTheCompleteResponse() async throws {
-    let origin = origin(clock: TestDelayClock())
+    let origin = origin(clock: TestCallClock())
     let client = origin.client()
     #expect(try await part(client, "bytes=0-4").cacheStatus == .miss)
     let again = try await part(client, "bytes=1-3")
@@ -325,7 +325,7 @@ import Testing
 
   @Test(arguments: [["bytes=0-4", "bytes=5-9"], ["bytes=0-5", "bytes=3-9"], ["bytes=6-", "bytes=0-2", "bytes=2-6"]])
   func partsWithTheSameStrongValidatorCombineIntoTheCompleteResponse(ranges: [String]) async throws {
-    let origin = origin(clock: TestDelayClock())
+    let origin = origin(clock: TestCallClock())
     let client = origin.client()
     for range in ranges { try await part(client, range) }
     let whole = try await client.send(Endpoint<String>.get("/a"))
@@ -339,12 +339,12 @@ import Testing
   }
 
   @Test func partsWithAnotherValidatorOrAWeakOneAreNotCombined() async throws {
-    let changing = origin(clock: TestDelayClock(), etag: { "\"v\($0)\"" })
+    let changing = origin(clock: TestCallClock(), etag: { "\"v\($0)\"" })
     let client = changing.client()
     try await part(client, "bytes=0-4")
     try await part(client, "bytes=5-9")
     #expect(try await client.send(Endpoint<String>.get("/a")).cacheStatus == .miss)
-    let weak = origin(clock: TestDelayClock(), etag: { _ in #"W/"v1""# })
+    let weak = origin(clock: TestCallClock(), etag: { _ in #"W/"v1""# })
     let weakClient = weak.client()
     try await part(weakClient, "bytes=0-4")
     try await part(weakClient, "bytes=5-9")
@@ -354,7 +354,7 @@ import Testing
   }
 
   @Test func aPartWithTheValidatorOfAStaleCompleteResponseRefreshesIt() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, count in
       let control = count == 1 ? "max-age=60" : "max-age=600"
       if request.headerFields[.range] != nil {
@@ -374,7 +374,7 @@ import Testing
   }
 
   @Test func unsafeRequestsRemoveStoredParts() async throws {
-    let origin = origin(clock: TestDelayClock())
+    let origin = origin(clock: TestCallClock())
     let client = origin.client()
     try await part(client, "bytes=0-4")
     try await client.send(Endpoint<EmptyBody>.post("/a"))

@@ -12,7 +12,7 @@ import Testing
   // MARK: Stale when the origin cannot be reached (RFC 9111 §4.2.4)
 
   @Test func aStaleResponseIsServedWhenTheOriginCannotBeReachedUnlessItForbidsIt() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let down = Locked(false)
     let origin = FakeOrigin(clock: clock) { request, _ in
       if down.withLock({ $0 }) { throw CourierError(.connectionLost, "The connection was closed") }
@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test func anErrorStatusIsPassedOnWithoutStaleIfError() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, hit in
       hit == 1 ? reply(.ok, ["Cache-Control": "max-age=1"], "saved") : reply(.serviceUnavailable, [:], "down")
     }
@@ -75,7 +75,7 @@ import Testing
   }
 
   @Test func anAsctimeExpiresWithAnotherWeekdayGivesFreshness() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Expires": "Thu Aug  8 02:01:18 2050"]) }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/x"))
@@ -85,7 +85,7 @@ import Testing
   // MARK: Heuristic freshness for public responses (§4.2.2)
 
   @Test func aPublicResponseOfAnyStatusGetsHeuristicFreshness() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       var headers = ["Last-Modified": HTTPDate.format(clock.now.addingTimeInterval(-86_400))]
       if request.path == "/public" { headers["Cache-Control"] = "public" }
@@ -117,7 +117,7 @@ import Testing
   }
 
   @Test func acceptLanguageMatchesByOrderAndBySelectedLanguage() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, hit in
       var headers = ["Cache-Control": "max-age=600", "Vary": "Accept-Language"]
       if request.path == "/selected" { headers["Content-Language"] = "de" }
@@ -138,7 +138,7 @@ import Testing
   // MARK: A 206 without validators (§3.3)
 
   @Test func aPartWithoutValidatorsServesTheRangesItHoldsAndIsNeverCombined() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       let (range, body) =
         request.headerFields[.range] == "bytes=5-9" ? ("bytes 5-9/10", "56789") : ("bytes 0-4/10", "01234")
@@ -163,7 +163,7 @@ import Testing
   }
 
   @Test func aPartShorterThanItsContentRangeHoldsOnlyTheBytesThatArrived() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(.partialContent, ["Cache-Control": "max-age=600", "Content-Range": "bytes 4-9/10"], "01234")
     }
@@ -183,7 +183,7 @@ import Testing
   }
 
   @Test func aPartLongerThanItsContentRangeIsPassedOnWholeAndNotStored() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(.partialContent, ["Cache-Control": "max-age=600", "Content-Range": "bytes 0-1/10"], "0123")
     }
@@ -199,7 +199,7 @@ import Testing
   // MARK: obs-text in validators
 
   @Test func validatorsWithObsTextGoBackByteForByte() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let etag: [UInt8] = [0x22, 0x61, 0xFC, 0x80, 0xFF, 0x22]
     let modified: [UInt8] = Array("Thu, 01 Jan 2026 00:00:00 GMT".utf8)
     let origin = FakeOrigin(clock: clock) { request, hit in

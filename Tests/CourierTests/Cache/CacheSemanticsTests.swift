@@ -8,7 +8,7 @@ import Testing
 
 @Suite struct CacheFreshnessTests {
   @Test func freshResponsesAreServedWithoutTheOriginUntilMaxAge() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, hit in reply(.ok, ["Cache-Control": "max-age=60"], "v\(hit)") }
     let client = origin.client()
     let first = try await client.send(Endpoint<String>.get("/a"))
@@ -27,7 +27,7 @@ import Testing
   }
 
   @Test func expiresAndDateGiveTheLifetime() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(.ok, ["Expires": HTTPDate.format(clock.now.addingTimeInterval(100))])
     }
@@ -40,7 +40,7 @@ import Testing
   }
 
   @Test func maxAgeWinsOverExpiresAndInvalidExpiresMeansExpired() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let both = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Cache-Control": "max-age=10", "Expires": "0"]) }
     let client = both.client()
     try await client.send(Endpoint<String>.get("/x"))
@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test func ageHeaderAndClockSkewCountTowardsAge() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Cache-Control": "max-age=60", "Age": "50"]) }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/a"))
@@ -73,7 +73,7 @@ import Testing
   }
 
   @Test func heuristicFreshnessFromLastModifiedOnlyWithoutExplicitExpiry() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(.ok, ["Last-Modified": HTTPDate.format(clock.now.addingTimeInterval(-1000))])
     }
@@ -91,7 +91,7 @@ import Testing
   /// do not, however old their `Last-Modified`.
   @Test(arguments: [(200, true), (404, true), (410, true), (500, false), (599, false), (299, false)])
   func heuristicFreshnessOnlyForHeuristicallyCacheableStatuses(code: Int, cacheable: Bool) async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(HTTPResponse.Status(code: code), ["Last-Modified": HTTPDate.format(clock.now.addingTimeInterval(-10_000))])
     }
@@ -104,7 +104,7 @@ import Testing
   }
 
   @Test func noStoreIsNeverStoredAndUnknownDirectivesAreIgnored() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       request.path == "/n"
         ? reply(.ok, ["Cache-Control": "no-store, max-age=60"])
@@ -119,7 +119,7 @@ import Testing
   }
 
   @Test func uncacheableStatusesAndMethodsAreNotStored() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       request.path == "/created"
         ? reply(.created, ["Last-Modified": HTTPDate.format(clock.now.addingTimeInterval(-999))])
@@ -135,7 +135,7 @@ import Testing
 
 @Suite struct CacheRevalidationTests {
   @Test func etagRevalidationUpdatesHeadersAndServesTheStoredBody() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       if request.headerFields[.ifNoneMatch] == "\"v1\"" {
         return reply(.notModified, ["ETag": "\"v1\"", "Cache-Control": "max-age=10", "X-Version": "2"], "")
@@ -159,7 +159,7 @@ import Testing
   }
 
   @Test func noCacheResponsesAreStoredButAlwaysRevalidated() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       request.headerFields[.ifNoneMatch] != nil
         ? reply(.notModified, ["ETag": "\"a\""], "")
@@ -174,7 +174,7 @@ import Testing
   }
 
   @Test func changedResourceReplacesTheEntry() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, hit in
       reply(.ok, ["ETag": "\"v\(hit)\"", "Cache-Control": "max-age=1"], "v\(hit)")
     }
@@ -189,7 +189,7 @@ import Testing
   }
 
   @Test func requestDirectives() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, hit in reply(.ok, ["Cache-Control": "max-age=100"], "v\(hit)") }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/d"))
@@ -211,7 +211,7 @@ import Testing
   }
 
   @Test func maxStaleAndOnlyIfCached() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       request.path == "/mr"
         ? reply(.ok, ["Cache-Control": "max-age=10, must-revalidate"]) : reply(.ok, ["Cache-Control": "max-age=10"])
@@ -235,7 +235,7 @@ import Testing
   }
 
   @Test func immutableIgnoresReloadMaxAgeWhileFresh() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       reply(.ok, ["Cache-Control": request.path == "/i" ? "max-age=100, immutable" : "max-age=100"])
     }
@@ -248,7 +248,7 @@ import Testing
   }
 
   @Test func staleWhileRevalidateServesStaleAndRefreshesInTheBackground() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, hit in
       reply(.ok, ["Cache-Control": "max-age=10, stale-while-revalidate=30"], "v\(hit)")
     }
@@ -272,7 +272,7 @@ import Testing
   }
 
   @Test func staleIfErrorServesStaleOnFailuresWithinItsWindow() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let failing = Locked(false)
     let origin = FakeOrigin(clock: clock) { _, _ in
       // A timeout: an origin that cannot be reached at all would be answered stale beyond the window too.
@@ -290,7 +290,7 @@ import Testing
   }
 
   @Test func staleIfErrorAlsoCovers5xx() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, hit in
       hit == 1
         ? reply(.ok, ["Cache-Control": "max-age=1, stale-if-error=60"], "good")
@@ -307,7 +307,7 @@ import Testing
 
 @Suite struct CacheVaryAndInvalidationTests {
   @Test func varyKeepsOneVariantPerRequestHeaderValue() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       reply(
         .ok, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], request.headerFields[.acceptLanguage] ?? "none"
@@ -326,7 +326,7 @@ import Testing
   }
 
   @Test func varyStarNeverMatches() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in reply(.ok, ["Cache-Control": "max-age=60", "Vary": "*"]) }
     let client = origin.client()
     try await client.send(Endpoint<String>.get("/star"))
@@ -335,7 +335,7 @@ import Testing
   }
 
   @Test func unsafeRequestsInvalidateTargetLocationAndContentLocation() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, hit in
       switch (request.method, request.path ?? "") {
       case (.post, _):
@@ -362,7 +362,7 @@ import Testing
   }
 
   @Test func authorizedRequestsAreStoredByThisPrivateCacheUnlessForbidden() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { request, _ in
       reply(.ok, ["Cache-Control": request.path == "/me" ? "private, max-age=60" : "no-store"])
     }
@@ -376,7 +376,7 @@ import Testing
   }
 
   @Test func headIsServedFromAStoredGET() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, _ in
       reply(.ok, ["Cache-Control": "max-age=60", "ETag": "\"h\""], "full body")
     }
@@ -392,7 +392,7 @@ import Testing
 
 @Suite struct CachePolicyTests {
   @Test func policiesPerClientAndPerEndpoint() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, hit in reply(.ok, ["Cache-Control": "max-age=10"], "v\(hit)") }
     let store = InMemoryCacheStore()
     let client = origin.client(store: store)
@@ -415,7 +415,7 @@ import Testing
   }
 
   @Test func offlineFallbackServesStaleWhenTheNetworkFailsButHonoursMustRevalidate() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let offline = Locked(false)
     let origin = FakeOrigin(clock: clock) { request, _ in
       if offline.withLock({ $0 }) { throw URLError(.notConnectedToInternet) }
@@ -437,7 +437,7 @@ import Testing
   }
 
   @Test func cancellationIsNeverAnsweredFromAStaleFallback() async throws {
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let origin = FakeOrigin(clock: clock) { _, hit in
       if hit > 1 { throw CancellationError() }
       return reply(.ok, ["Cache-Control": "max-age=1"])

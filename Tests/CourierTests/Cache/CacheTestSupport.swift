@@ -10,9 +10,9 @@ final class FakeOrigin: HTTPTransport {
   typealias Responder = @Sendable (HTTPRequest, Int) throws -> (HTTPResponse, String)
   private let responder: Responder
   private let received = Locked<[HTTPRequest]>([])
-  let clock: TestDelayClock
+  let clock: TestCallClock
 
-  init(clock: TestDelayClock, _ responder: @escaping Responder) {
+  init(clock: TestCallClock, _ responder: @escaping Responder) {
     self.clock = clock
     self.responder = responder
   }

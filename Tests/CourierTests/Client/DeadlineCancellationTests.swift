@@ -50,7 +50,7 @@ private struct Item: Decodable, Equatable {
 
   @Test func theDeadlineStopsTheTransportAndLeavesTheCallersTaskUncancelled() async throws {
     let transport = HangingTransport()
-    let clock = TestDelayClock(advancesOnSleep: false)
+    let clock = TestCallClock(advancesOnSleep: false)
     let client = client(transport) { $0.clock = clock }
     try await expectTimeout(on: clock, at: 0.3, once: { !transport.seen.withLock { $0.isEmpty } }) {
       let result = try await client.send(Endpoint<Data>.get("/hang").timeout(0.3))
@@ -65,7 +65,7 @@ private struct Item: Decodable, Equatable {
 
   @Test func aCallThroughARetryWaitingTimesOutAtItsDeadline() async throws {
     let transport = HangingTransport()
-    let clock = TestDelayClock(advancesOnSleep: false)
+    let clock = TestCallClock(advancesOnSleep: false)
     let retrying = Locked(0)
     let client = client(transport) {
       $0.clock = clock
@@ -101,7 +101,7 @@ private struct Item: Decodable, Equatable {
 
   @Test func theDeadlineTakesAWaiterOutOfAFullConcurrencyLimit() async throws {
     let transport = HangingTransport()
-    let clock = TestDelayClock(advancesOnSleep: false)
+    let clock = TestCallClock(advancesOnSleep: false)
     let client = client(transport) {
       $0.clock = clock
       $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 1)]

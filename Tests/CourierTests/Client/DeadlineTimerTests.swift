@@ -8,7 +8,7 @@ import Testing
 /// The client's deadline timer, on a clock the test moves by hand: a deadline expires when its time has come, never
 /// a tick before and never a tick after.
 @Suite(.hangGuard) struct DeadlineTimerTests {
-  private let clock = TestDelayClock(advancesOnSleep: false)
+  private let clock = TestCallClock(advancesOnSleep: false)
 
   @Test func aDeadlineExpiresWhenItsTimeHasComeNeverBeforeAndNeverAfter() {
     let timer = DeadlineTimer(clock: clock)

@@ -41,7 +41,7 @@ import FoundationNetworking
     let requests = Locked<[String]>([])
     let server = try await Self.server(requests: requests)
     defer { Task { await server.stop() } }
-    let clock = TestDelayClock(advancesOnSleep: false)
+    let clock = TestCallClock(advancesOnSleep: false)
     var configuration = APIClient.Configuration(baseURL: server.baseURL, transport: transport)
     configuration.clock = clock
     configuration.interceptors = interceptors

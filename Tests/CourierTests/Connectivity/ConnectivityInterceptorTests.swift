@@ -94,7 +94,7 @@ extension ConnectivityInterceptorTests {
   /// of it, and a clock that stands still unless the test moves it.
   struct OfflineLink: Sendable {
     let sysfs: FakeSysfs
-    let clock: TestDelayClock
+    let clock: TestCallClock
     let counted: Locked<Int>
 
     /// How many times a call asked the monitor for the link's states: a call that waits for the link asks once.
@@ -118,7 +118,7 @@ extension ConnectivityInterceptorTests {
         counted.withLock { $0 += 1 }
         return base.paths()
       })
-    let link = OfflineLink(sysfs: sysfs, clock: TestDelayClock(advancesOnSleep: false), counted: counted)
+    let link = OfflineLink(sysfs: sysfs, clock: TestCallClock(advancesOnSleep: false), counted: counted)
     let interceptor = ConnectivityInterceptor(monitor: monitor, waitsForConnectivity: waitsForConnectivity)
     try await withDemoServer(
       kind,

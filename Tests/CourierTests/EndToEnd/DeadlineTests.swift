@@ -13,7 +13,7 @@ import Testing
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(arguments: TransportKind.allCases)
   func aTricklingBodyIsBoundedByTheCallsTimeout(_ transport: TransportKind) async throws {
-    let clock = TestDelayClock(advancesOnSleep: false)
+    let clock = TestCallClock(advancesOnSleep: false)
     try await withDemoServer(transport, { $0.clock = clock }) { client, _ in
       // A body of 30 s: the deadline, passed once its bytes are arriving, ends the call with the head it had.
       try await expectTimeoutWhileTheBodyArrives(on: clock, at: 15) { onProgress in

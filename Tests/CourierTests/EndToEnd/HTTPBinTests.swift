@@ -88,7 +88,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func deadlinesHoldAgainstSlowAndDrippingResponses(_ kind: TransportKind) async throws {
     try await withTransport(kind) { transport in
-      let clock = TestDelayClock(advancesOnSleep: false)
+      let clock = TestCallClock(advancesOnSleep: false)
       let slow = try client(transport)
       let dripping = try client(transport) { $0.clock = clock }
       try await expectEndedByItsDeadline(0.5) { try await slow.send(Endpoint<Data>.get("/delay/10").timeout(0.5)) }

@@ -88,7 +88,7 @@ import Testing
 
 @Suite struct RetryEndToEndTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
-  func client(_ server: DemoServerFixture, _ clock: TestDelayClock, attempts: Int = 4) -> APIClient {
+  func client(_ server: DemoServerFixture, _ clock: TestCallClock, attempts: Int = 4) -> APIClient {
     server.client {
       $0.interceptors = [RetryInterceptor(maxAttempts: attempts, clock: clock, random: { 1 })]
     }
@@ -98,7 +98,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func a503WithRetryAfterIsRetriedUntilItSucceeds(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
-      let clock = TestDelayClock()
+      let clock = TestCallClock()
       let result = try await client(server, clock).value(
         Endpoint<Attempts>.get("/flaky/ra").query(["failures": 3, "retryAfter": 2]))
       #expect(result.attempts == 4)
@@ -111,7 +111,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func retryAfterAsAnHTTPDateIsHonoured(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { _, server in
-      let clock = TestDelayClock()
+      let clock = TestCallClock()
       let real = server.client {
         $0.interceptors = [RetryInterceptor(maxAttempts: 2, clock: DateOnlyClock(clock: clock))]
       }
@@ -125,7 +125,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func droppedConnectionsAreRetriedAndCounted(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
-      let clock = TestDelayClock()
+      let clock = TestCallClock()
       let result = try await client(server, clock).value(
         Endpoint<Attempts>.get("/flaky/reset").query(["failures": 2, "mode": "reset"]))
       #expect(result.attempts == 3)
@@ -138,7 +138,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aPOSTWithoutIdempotencyKeyIsAttemptedOnce(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { plain, server in
-      let client = client(server, TestDelayClock())
+      let client = client(server, TestCallClock())
       let error = await #expect(throws: CourierError.self) {
         try await client.send(Endpoint<Attempts>.post("/flaky/post", body: ["a": 1]).query(["failures": 2]))
       }
@@ -153,8 +153,8 @@ import Testing
 
 /// The real time for `Retry-After` dates, with recorded, instant sleeps.
 @available(macOS 14, iOS 17, tvOS 17, *)
-struct DateOnlyClock: DelayClock {
-  let clock: TestDelayClock
+struct DateOnlyClock: CallClock {
+  let clock: TestCallClock
   var now: Date { Date() }
   func sleep(seconds: TimeInterval) async throws { try await clock.sleep(seconds: seconds) }
 }
@@ -168,7 +168,7 @@ struct DateOnlyClock: DelayClock {
       // busy machine keeps waiting.
       let client = server.client {
         $0.interceptors = [ConcurrencyLimitInterceptor(maxConcurrent: 8)]
-        $0.clock = TestDelayClock(advancesOnSleep: false)
+        $0.clock = TestCallClock(advancesOnSleep: false)
       }
       try await withThrowingTaskGroup(of: Void.self) { group in
         for _ in 0..<200 {

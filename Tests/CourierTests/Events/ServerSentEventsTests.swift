@@ -22,7 +22,7 @@ import Testing
   func reconnectionResumesAfterTheLastIDUntilTheServerSays204(_ kind: TransportKind) async throws {
     try await withDemoServer(kind) { client, _ in
       // A recording clock: the test sees the delays without waiting them.
-      let clock = TestDelayClock()
+      let clock = TestCallClock()
       // The server resets the connection after every 2 events and asks for a 20 ms delay.
       let events = client.events(
         Endpoint<Data>.get("/stream/events").query(["count": 5, "drop": 2, "retry": 20]), of: Tick.self,
@@ -65,7 +65,7 @@ import Testing
     }
     try await withTransport(kind) { transport in
       let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: transport))
-      let clock = TestDelayClock()
+      let clock = TestCallClock()
       var data: [String] = []
       let error = await #expect(throws: CourierError.self) {
         for try await event in client.events(Endpoint<Data>.get("/feed"), clock: clock) {
@@ -94,7 +94,7 @@ import Testing
     try await withTransport(kind) { transport in
       let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: transport))
       let error = await #expect(throws: CourierError.self) {
-        for try await _ in client.events(Endpoint<Data>.get("/feed"), clock: TestDelayClock()) {}
+        for try await _ in client.events(Endpoint<Data>.get("/feed"), clock: TestCallClock()) {}
       }
       #expect(error?.kind == .decoding)
       #expect(error?.detail.contains("application/json") == true)
@@ -134,14 +134,14 @@ import Testing
     }
     try await withTransport(kind) { transport in
       let client = APIClient(configuration: .init(baseURL: server.baseURL, transport: transport))
-      let clock = TestDelayClock()
+      let clock = TestCallClock()
       let events = client.events(Endpoint<Data>.get("/feed"), reconnectDelay: 2, maxReconnections: 2, clock: clock)
       var count = 0
       for try await _ in events { count += 1 }
       #expect(count == 0)
       #expect(server.requests.count == 3, "the first connection and two reconnections")
       #expect(clock.sleeps == [2, 2], "reconnectDelay, as the server set none")
-      let never = TestDelayClock()
+      let never = TestCallClock()
       for try await _ in client.events(Endpoint<Data>.get("/feed"), maxReconnections: 0, clock: never) { count += 1 }
       #expect(server.requests.count == 4, "maxReconnections 0 never reconnects")
       #expect(never.sleeps.isEmpty)
@@ -154,7 +154,7 @@ import Testing
     let closed = try ClosedPort()
     try await withTransport(kind) { transport in
       let client = APIClient(configuration: .init(baseURL: closed.baseURL, transport: transport))
-      let clock = TestDelayClock()
+      let clock = TestCallClock()
       let error = await #expect(throws: CourierError.self) {
         for try await _ in client.events(Endpoint<Data>.get("/feed"), maxReconnections: 1, clock: clock) {}
       }

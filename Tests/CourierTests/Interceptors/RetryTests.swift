@@ -63,13 +63,13 @@ import Testing
     StubTransport(.any.reply(Array(repeating: failure, count: failures) + [.body("{}")]))
   }
 
-  func client(_ transport: StubTransport, _ clock: TestDelayClock, maxAttempts: Int = 3) -> APIClient {
+  func client(_ transport: StubTransport, _ clock: TestCallClock, maxAttempts: Int = 3) -> APIClient {
     .stubbed(transport) { $0.interceptors = [RetryInterceptor(maxAttempts: maxAttempts, clock: clock, random: { 1 })] }
   }
 
   @Test func retries503UntilSuccessWaitingRetryAfter() async throws {
     let transport = flaky(failures: 2, .status(.serviceUnavailable, headerFields: [.retryAfter: "4"]))
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let response = try await client(transport, clock).send(Endpoint<EmptyBody>.get("/a"))
     #expect(response.status == .ok)
     #expect(transport.requests.count == 3)
@@ -78,7 +78,7 @@ import Testing
 
   @Test func backoffDelaysFollowThePolicyWithoutRetryAfter() async throws {
     let transport = flaky(failures: 3, .status(.badGateway))
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     try await client(transport, clock, maxAttempts: 4).send(Endpoint<EmptyBody>.get("/a"))
     #expect(transport.requests.count == 4)
     #expect(clock.sleeps == [0.5, 1, 2])
@@ -86,7 +86,7 @@ import Testing
 
   @Test func givesUpAfterMaxAttemptsWithTheLastResponse() async {
     let transport = flaky(failures: 10, .body("down", status: .serviceUnavailable))
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let error = await #expect(throws: CourierError.self) {
       try await client(transport, clock).send(Endpoint<EmptyBody>.get("/a"))
     }
@@ -97,7 +97,7 @@ import Testing
 
   @Test func retryAfterLongerThanTheMaximumEndsRetries() async {
     let transport = flaky(failures: 1, .status(.tooManyRequests, headerFields: [.retryAfter: "3600"]))
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     let error = await #expect(throws: CourierError.self) {
       try await client(transport, clock).send(Endpoint<EmptyBody>.get("/a"))
     }
@@ -108,7 +108,7 @@ import Testing
 
   @Test func postWithoutIdempotencyKeyIsSentOnceAndWithOneIsRetried() async throws {
     let once = flaky(failures: 1, .status(.serviceUnavailable))
-    let clock = TestDelayClock()
+    let clock = TestCallClock()
     await #expect(throws: CourierError.self) {
       try await client(once, clock).send(Endpoint<EmptyBody>.post("/a", body: ["x": 1]))
     }
@@ -122,7 +122,7 @@ import Testing
   @Test(arguments: [URLError.Code.timedOut, .networkConnectionLost, .cannotConnectToHost])
   func transientTransportFailuresAreRetried(_ code: URLError.Code) async throws {
     let transport = flaky(failures: 2, .urlError(code))
-    try await client(transport, TestDelayClock()).send(Endpoint<EmptyBody>.get("/a"))
+    try await client(transport, TestCallClock()).send(Endpoint<EmptyBody>.get("/a"))
     #expect(transport.requests.count == 3)
   }
 
@@ -130,7 +130,7 @@ import Testing
     for failure in [URLError(.cancelled), URLError(.badURL), URLError(.secureConnectionFailed)] {
       let transport = flaky(failures: 5, .error(failure))
       await #expect(throws: CourierError.self) {
-        try await client(transport, TestDelayClock()).send(Endpoint<EmptyBody>.get("/a"))
+        try await client(transport, TestCallClock()).send(Endpoint<EmptyBody>.get("/a"))
       }
       #expect(transport.requests.count == 1, "\(failure.code)")
     }
@@ -139,18 +139,18 @@ import Testing
   @Test func nonRetryableStatusesAndOptOutsAreSentOnce() async {
     let notFound = flaky(failures: 5, .status(.notFound))
     await #expect(throws: CourierError.self) {
-      try await client(notFound, TestDelayClock()).send(Endpoint<EmptyBody>.get("/a"))
+      try await client(notFound, TestCallClock()).send(Endpoint<EmptyBody>.get("/a"))
     }
     #expect(notFound.requests.count == 1)
     let optedOut = flaky(failures: 5, .status(.serviceUnavailable))
     await #expect(throws: CourierError.self) {
-      try await client(optedOut, TestDelayClock()).send(Endpoint<EmptyBody>.get("/a").retries(false))
+      try await client(optedOut, TestCallClock()).send(Endpoint<EmptyBody>.get("/a").retries(false))
     }
     #expect(optedOut.requests.count == 1)
   }
 
   @Test func retryableStatusesCanBeChanged() async throws {
-    var retry = RetryInterceptor(clock: TestDelayClock(), random: { 1 })
+    var retry = RetryInterceptor(clock: TestCallClock(), random: { 1 })
     retry.retryableStatuses.remove(.serviceUnavailable)
     retry.retryableStatuses.insert(.notFound)
     let configured = retry
@@ -171,7 +171,7 @@ import Testing
       continuation.finish()
     }
     let endpoint = Endpoint<EmptyBody>.put("/a").body(.body(BodyStream(stream, length: 1)))
-    await #expect(throws: CourierError.self) { try await client(transport, TestDelayClock()).send(endpoint) }
+    await #expect(throws: CourierError.self) { try await client(transport, TestCallClock()).send(endpoint) }
     #expect(transport.requests.count == 1)
   }
 
@@ -191,7 +191,7 @@ import Testing
     let events = Locked<[CourierEvent]>([])
     let transport = flaky(failures: 2, .status(.serviceUnavailable))
     let client = APIClient.stubbed(transport) {
-      $0.interceptors = [RetryInterceptor(clock: TestDelayClock(), random: { 0.5 })]
+      $0.interceptors = [RetryInterceptor(clock: TestCallClock(), random: { 0.5 })]
       $0.eventHandler = { event in events.withLock { $0.append(event) } }
     }
     try await client.send(Endpoint<EmptyBody>.put("/a", body: ["k": "v"]))

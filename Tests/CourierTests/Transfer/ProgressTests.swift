@@ -43,7 +43,7 @@ import Testing
     let stub = StubTransport(.put("/file").reply(.status(.serviceUnavailable), .status(.noContent)))
     let values = Locked<[TransferProgress]>([])
     let client = APIClient.testing(transport: stub) {
-      $0.interceptors = [RetryInterceptor(maxAttempts: 2, clock: TestDelayClock())]
+      $0.interceptors = [RetryInterceptor(maxAttempts: 2, clock: TestCallClock())]
     }
     try await client.send(
       Endpoint<EmptyBody>.put("/file").body(

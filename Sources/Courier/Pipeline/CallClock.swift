@@ -2,19 +2,19 @@ import Dispatch
 import Foundation
 
 /// The time source of a client's calls and of the interceptors that wait: deadlines, idle timeouts, minimum
-/// durations, retry delays and the cache's notion of now. Inject CourierTesting's `TestDelayClock` so that tests
+/// durations, retry delays and the cache's notion of now. Inject CourierTesting's `TestCallClock` so that tests
 /// control time instead of sleeping.
 ///
 /// A clock of your own needs ``now`` and ``sleep(seconds:)``; the deadline's timer then waits with
 /// ``sleep(seconds:)`` in a task (``schedule(after:_:)``'s default).
 ///
 /// ```swift
-/// struct InstantClock: DelayClock {
+/// struct InstantClock: CallClock {
 ///   var now: Date { Date(timeIntervalSince1970: 0) }
 ///   func sleep(seconds: TimeInterval) async throws { try Task.checkCancellation() }
 /// }
 /// ```
-public protocol DelayClock: Sendable {
+public protocol CallClock: Sendable {
   /// The current wall-clock time, for `Retry-After` dates and the cache's ages.
   var now: Date { get }
   /// Waits `seconds`; throws when the task is cancelled.
@@ -26,7 +26,11 @@ public protocol DelayClock: Sendable {
   func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 }
 
-extension DelayClock {
+/// The former name of ``CallClock``, which keeps the time of a client's calls.
+@available(*, deprecated, renamed: "CallClock")
+public typealias DelayClock = CallClock
+
+extension CallClock {
   /// ``now`` in seconds since the reference date.
   public var uptime: TimeInterval { now.timeIntervalSinceReferenceDate }
 
@@ -46,9 +50,9 @@ extension DelayClock {
 ///
 /// Its timers are Dispatch timer sources on a queue of their own, not tasks: a deadline fires on time however busy
 /// Swift's shared pool is (what it cancels still needs a thread of the pool to resume).
-package struct SystemDelayClock: DelayClock {
+package struct SystemCallClock: CallClock {
   /// The queue every timer of the system clock fires on.
-  private static let timers = DispatchQueue(label: "Courier.DelayClock.timers", qos: .userInitiated)
+  private static let timers = DispatchQueue(label: "Courier.CallClock.timers", qos: .userInitiated)
 
   /// Creates the clock.
   package init() {}

@@ -9,7 +9,7 @@ import Foundation
 /// clock on, so retries, `Retry-After` and stub delays run instantly but still add up:
 ///
 /// ```swift
-/// let clock = TestDelayClock()
+/// let clock = TestCallClock()
 /// let client = APIClient.testing(transport: StubTransport(
 ///   .get("/feed").reply(.status(.serviceUnavailable, headerFields: [.retryAfter: "4"]), .json(feed))
 /// )) { $0.interceptors = [RetryInterceptor(clock: clock)] }
@@ -22,13 +22,13 @@ import Foundation
 /// ``advance(by:)``, which also runs the timers due by then (a call's deadline among them), in due order:
 ///
 /// ```swift
-/// let clock = TestDelayClock(advancesOnSleep: false)
+/// let clock = TestCallClock(advancesOnSleep: false)
 /// let client = APIClient.testing(transport: hangingTransport) { $0.clock = clock }
 /// let call = Task { try await client.send(Endpoint<Data>.get("/slow").timeout(1)) }
 /// await clock.advance(by: 0.999)  // not yet
 /// await clock.advance(by: 0.001)  // the deadline passes: the call throws a timeout
 /// ```
-public final class TestDelayClock: DelayClock {
+public final class TestCallClock: CallClock {
   private struct Waiter {
     let due: Int64
     let id: UInt64
@@ -170,3 +170,7 @@ public final class TestDelayClock: DelayClock {
     Int64((min(max(seconds, 0), 1e9) * 1e9).rounded())
   }
 }
+
+/// The former name of ``TestCallClock``.
+@available(*, deprecated, renamed: "TestCallClock")
+public typealias TestDelayClock = TestCallClock
