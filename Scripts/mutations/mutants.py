@@ -171,14 +171,14 @@ MUTANTS = [
     {
         "name": "a background upload lets the system ask for a compressed answer",
         "file": "Sources/CourierOutbox/BackgroundUploads.swift",
-        "old": "if request.headerFields[.acceptEncoding] == nil { request.headerFields[.acceptEncoding] = \"identity\" }",
-        "new": "",
+        "old": "request.headerFields[.acceptEncoding] = \"identity\"",
+        "new": "_ = request.headerFields[.acceptEncoding]",
         "tests": "OutboxBackgroundSessionTests/aBackgroundUploadAsksForItsAnswerUncompressed",
     },
     {
         "name": "a background task of an app not seen in the foreground takes it for the foreground",
         "file": "Sources/CourierOutbox/Outbox+App.swift",
-        "old": "    guard !heardActive else { return }\n    isActive = false\n  }",
+        "old": "    guard !heardActive else { return }\n    isActive = false\n    inBackgroundTask = true\n  }",
         "new": "    guard !heardActive else { return }\n  }",
         "tests": "OutboxAppTests/aBackgroundTaskOfAnAppNotSeenInTheForeground",
     },

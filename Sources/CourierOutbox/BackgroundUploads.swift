@@ -140,8 +140,9 @@ package final class SessionUploader: BackgroundUploader, BackgroundSessionDelega
     var request = request
     request.headerFields[.contentLength] = nil
     // An answer that comes while the app is not running is not delivered to it, only its length: asked for as it is,
-    // that length tells a whole answer from a cut one. The system would ask for a compressed one otherwise.
-    if request.headerFields[.acceptEncoding] == nil { request.headerFields[.acceptEncoding] = "identity" }
+    // that length tells a whole answer from a cut one. Whatever the item asked for (a client's transport adds the
+    // encodings it decodes to every request it builds), and the system would ask for a compressed one otherwise.
+    request.headerFields[.acceptEncoding] = "identity"
     try session.upload(
       BackgroundUpload(
         request: request, file: file, taskDescription: BackgroundTaskTag.description(for: item, attempt: attempt),

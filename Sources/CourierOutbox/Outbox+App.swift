@@ -43,8 +43,13 @@ extension Outbox {
     let asked = passes
     // The caller has time to send in: a background task the system launched.
     mayClaim = true
-    // A background task ends: without the foreground, nothing more starts.
-    defer { if !isActive { mayClaim = false } }
+    defer {
+      // An outbox that does not follow the lifecycle would never hear the foreground: the task over, it sends again.
+      if inBackgroundTask, !configuration.observesAppLifecycle { isActive = true }
+      inBackgroundTask = false
+      // A background task ends: without the foreground, nothing more starts.
+      if !isActive { mayClaim = false }
+    }
     drain()
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
@@ -122,5 +127,6 @@ extension Outbox {
     observeLifecycle()
     guard !heardActive else { return }
     isActive = false
+    inBackgroundTask = true
   }
 }

@@ -160,10 +160,14 @@ extension Outbox {
       box.task.setTaskCompleted(success: await self.drainUntilDone())
     }
     task.expirationHandler = {
-      // No attempt starts from now on, and those in flight are cut; the task is completed once they were: the system
-      // suspends the app shortly after.
+      // No attempt starts from now on, and those in flight are cut; the task is completed once they were, a second at
+      // most: the system suspends the app shortly after, and ends one whose task is not completed in time.
       Task {
         await self.backgroundTimeExpired()
+        drain.cancel()
+      }
+      Task {
+        try? await Task.sleep(for: .seconds(1))
         drain.cancel()
       }
     }

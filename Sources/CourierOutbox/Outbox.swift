@@ -31,6 +31,9 @@ public actor Outbox {
   var backgroundUploader: (any BackgroundUploader)?
   /// The client with ``HandoffTransport``, through which items are handed to ``backgroundUploader``.
   var handoffClient: APIClient?
+  /// Whether a background task the system launched the app for (``beganBackgroundTask()``) took the app to be in the
+  /// background.
+  var inBackgroundTask = false
   /// The uploader over the system's background session of the identifier: one per process, which each outbox of the
   /// identifier takes in turn (`SessionUploader.shared`).
   nonisolated let sessionUploader: SessionUploader?

@@ -157,6 +157,21 @@ import Testing
     #expect(transport.requests.count == 2)
   }
 
+  @Test func anOutboxThatDoesNotFollowTheLifecycleSendsAgainOnceABackgroundTaskEnded() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(.post("/v1/posts").reply(.status(.created), .status(.created)))
+    let outbox = try outbox(transport, path: path) { $0.observesAppLifecycle = false }
+    await outbox.beganBackgroundTask()
+    try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")))
+    #expect(await outbox.drainUntilDone())
+    // Nothing would tell it of the foreground: it does not stay in the background for good.
+    #expect(await outbox.mayClaim)
+    try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "b")))
+    try await outbox.waitUntilDrained()
+    #expect(transport.requests.count == 2)
+  }
+
   @Test func drainingForABackgroundTaskReturnsOnceNothingMoreCanGoAndSaysWhetherEverythingWent() async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }

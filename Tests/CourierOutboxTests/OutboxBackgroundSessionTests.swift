@@ -176,6 +176,8 @@ import X509
   /// only background uploads are sent in these tests.
   struct TrustingTransport: HTTPTransport, ServerTrustChecking {
     let serverTrustPolicy: ServerTrustPolicy
+    /// As the platform's transports, it decodes compressed answers: the client asks for them in every request.
+    var supportedContentEncodings: [String] { ["br", "gzip", "deflate"] }
 
     func send(
       _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
@@ -292,20 +294,14 @@ import X509
   }
 
   @Test func aBackgroundUploadAsksForItsAnswerUncompressed() async throws {
-    let (folder, path) = try temporaryDatabase()
-    defer { try? FileManager.default.removeItem(at: folder) }
     let asked = Locked([String?]())
-    // Seed 3 lets the upload reach the server and its answer come back.
     let system = BackgroundSystemSimulator(seed: 3) { request, _ in
       asked.withLock { $0.append(request.headerFields[.acceptEncoding]) }
       return (HTTPResponse(status: .created), Data())
     }
-    let outbox = try outbox(system, path: path)
-    let id = try await outbox.enqueue(picture(1), lane: "pictures")
-    try await waitUntil("the upload delivered") {
-      _ = system.step()
-      return try await outbox.items().first { $0.id == id }?.state == .delivered
-    }
+    // The client's transport decodes compressed answers, so the items' requests ask for them.
+    let item = try await upload(through: system, policy: .system, maxAttempts: 100)
+    #expect(item.state == .delivered)
     // An answer that comes while the app is not running is not delivered to it, only its length: a compressed one
     // could not be told from a cut one.
     #expect(asked.withLock { $0 }.allSatisfy { $0 == "identity" } && !asked.withLock { $0 }.isEmpty)
