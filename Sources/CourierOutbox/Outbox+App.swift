@@ -44,8 +44,12 @@ extension Outbox {
     // The caller has time to send in: a background task the system launched.
     mayClaim = true
     defer {
-      // An outbox that does not follow the lifecycle would never hear the foreground: the task over, it sends again.
-      if inBackgroundTask, !configuration.observesAppLifecycle { isActive = true }
+      // An outbox that does not follow the lifecycle would never hear the foreground: the task over (also when its
+      // time ran out), it sends again.
+      if inBackgroundTask, !configuration.observesAppLifecycle {
+        isActive = true
+        mayClaim = true
+      }
       inBackgroundTask = false
       // A background task ends: without the foreground, nothing more starts.
       if !isActive { mayClaim = false }

@@ -160,16 +160,38 @@ import Testing
   @Test func anOutboxThatDoesNotFollowTheLifecycleSendsAgainOnceABackgroundTaskEnded() async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let transport = StubTransport(.post("/v1/posts").reply(.status(.created), .status(.created)))
+    let calls = Locked(0)
+    let transport = StubTransport(
+      .post("/v1/posts").reply { _ in
+        // The third attempt goes on until it is cut.
+        if calls.withLock({
+          $0 += 1; return $0
+        }) == 3 {
+          try await Task.sleep(for: .seconds(86_400))
+        }
+        return .status(.created)
+      })
     let outbox = try outbox(transport, path: path) { $0.observesAppLifecycle = false }
     await outbox.beganBackgroundTask()
     try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")))
     #expect(await outbox.drainUntilDone())
     // Nothing would tell it of the foreground: it does not stay in the background for good.
-    #expect(await outbox.mayClaim)
+    try #require(await outbox.mayClaim)
     try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "b")))
     try await outbox.waitUntilDrained()
     #expect(transport.requests.count == 2)
+
+    // Another background task, whose time runs out while an attempt is in flight: cut, and sent again after.
+    await outbox.beganBackgroundTask()
+    try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "c")))
+    let task = Task { await outbox.drainUntilDone() }
+    try await waitUntil("the attempt is in flight") { transport.requests.count == 3 }
+    await outbox.backgroundTimeExpired()
+    task.cancel()
+    #expect(await task.value == false)
+    try #require(await outbox.mayClaim, "the task over, it sends again")
+    try await outbox.waitUntilDrained()
+    #expect(transport.requests.count == 4)
   }
 
   @Test func drainingForABackgroundTaskReturnsOnceNothingMoreCanGoAndSaysWhetherEverythingWent() async throws {

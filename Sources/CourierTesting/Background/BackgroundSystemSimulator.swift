@@ -249,7 +249,7 @@ public final class BackgroundSystemSimulator: BackgroundSystem, Sendable {
       while (300..<400).contains(answer.0.status.code), answer.0.status != .notModified, hops < 16,
         let location = answer.0.headerFields[.location], let url = URL(string: location)
       {
-        request.path = url.path.isEmpty ? "/" : url.path
+        request.path = (url.path.isEmpty ? "/" : url.path) + (url.query.map { "?" + $0 } ?? "")
         if let host = url.host { request.authority = url.port.map { "\(host):\($0)" } ?? host }
         request.headerFields[.authorization] = nil
         let status = answer.0.status.code

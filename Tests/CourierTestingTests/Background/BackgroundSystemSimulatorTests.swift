@@ -129,7 +129,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: file) }
     let server = Server { request in
       request.path == "/a"
-        ? HTTPResponse(status: .found, headerFields: [.location: "https://api.example.test/b"])
+        ? HTTPResponse(status: .found, headerFields: [.location: "https://api.example.test/b?page=2"])
         : HTTPResponse(status: .ok)
     }
     let system = BackgroundSystemSimulator(seed: 4, server: server.handle)
@@ -146,7 +146,7 @@ import Testing
     try #require(requests.count == 2, "\(requests.map(\.0))")
     #expect(requests[0].0.headerFields[.authorization] == "Bearer secret")
     #expect(requests[0].0.method == .post && requests[0].1.count == 100)
-    #expect(requests[1].0.path == "/b")
+    #expect(requests[1].0.path == "/b?page=2")
     #expect(requests[1].0.headerFields[.authorization] == nil, "credentials dropped on the redirect")
     #expect(requests[1].0.method == .get && requests[1].1.isEmpty, "a POST redirected by a 302 becomes a GET")
   }
