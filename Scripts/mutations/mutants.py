@@ -143,8 +143,8 @@ MUTANTS = [
     {
         "name": "an attempt cut when background time ran out counts towards the limit",
         "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
-        "old": "if Task.isCancelled, !mayClaim {",
-        "new": "if false {",
+        "old": "      if Task.isCancelled {\n        // Only `backgroundTimeExpired()`",
+        "new": "      if false {\n        // Only `backgroundTimeExpired()`",
         "tests": "OutboxAppTests/anAttemptCutWhenBackgroundTimeRunsOut",
     },
     {
@@ -181,5 +181,12 @@ MUTANTS = [
         "old": "    guard !heardActive else { return }\n    isActive = false\n    inBackgroundTask = true\n  }",
         "new": "    guard !heardActive else { return }\n  }",
         "tests": "OutboxAppTests/aBackgroundTaskOfAnAppNotSeenInTheForeground",
+    },
+    {
+        "name": "an item claimed after the app lost its time to send in is sent anyway",
+        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "old": "    guard mayClaim else {\n      let now = configuration.clock.now",
+        "new": "    guard mayClaim || true else {\n      let now = configuration.clock.now",
+        "tests": "OutboxAppTests/anItemClaimedAfterTheAppLeftTheForeground",
     },
 ]

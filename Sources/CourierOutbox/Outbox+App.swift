@@ -49,6 +49,8 @@ extension Outbox {
       if inBackgroundTask, !configuration.observesAppLifecycle {
         isActive = true
         mayClaim = true
+        // What was cut, or waited while nothing could start, goes now.
+        wakeUp()
       }
       inBackgroundTask = false
       // A background task ends: without the foreground, nothing more starts.

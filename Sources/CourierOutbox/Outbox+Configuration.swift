@@ -61,7 +61,8 @@ extension Outbox {
     /// on macOS, becomes active), and asks the system for time to finish the attempts in flight when the app leaves
     /// it (`performExpiringActivity`). Once the app was launched in the background for its background session's
     /// events (``Outbox/handleEventsForBackgroundURLSession(_:completionHandler:)``), nothing is sent until the app
-    /// comes to the foreground. `false`: the outbox never takes the app to be in the background; the app stops and
+    /// comes to the foreground. `false`: the outbox takes the app to be in the background only during a background
+    /// task it was launched for (`drain(in:)`), and sends again once the task ended; otherwise the app stops and
     /// starts it.
     public var observesAppLifecycle = true
     /// The notification center the app's lifecycle is observed on.

@@ -211,8 +211,18 @@ extension Outbox {
   /// lane's next item when it may go at once.
   func attempt(_ claim: Claim, claimingNext: Bool) async -> AttemptOutcome {
     let (item, request) = claim
-    emit(.sending(item.id, attempt: item.attempts))
     let constraints = claimedConstraints.withLock { $0.removeValue(forKey: item.id) } ?? OutboxConstraints.none
+    // The app may have lost its time to send in while the item was claimed (a claim is a write, and a delivery's
+    // record claims the lane's next item): the claim is given back, uncounted, and nothing is sent.
+    guard mayClaim else {
+      let now = configuration.clock.now
+      let released = await Task {
+        (try? await record(.cut(reason: "the app had no time to send in"), for: item, at: now, fence: nil)) != nil
+      }.value
+      if released { emit(.waiting(item.id, .backoff(until: now))) }
+      return .stop
+    }
+    emit(.sending(item.id, attempt: item.attempts))
     let decision: DeliveryDecision
     var response: RecordedResponse?
     var handingOff = false
@@ -240,9 +250,10 @@ extension Outbox {
       if handingOff, (try? await store.handedOffItems())?.contains(where: { $0.item.id == item.id }) == true {
         return .stop
       }
-      if Task.isCancelled, !mayClaim {
-        // The app's background time ran out and the outbox cut the attempt (`backgroundTimeExpired()`): the item is
-        // sent again, with its key, once the app may send, and the cut does not count towards `maxAttempts`.
+      if Task.isCancelled {
+        // Only `backgroundTimeExpired()` cancels a lane runner: the app's background time ran out and the outbox cut
+        // the attempt. The item is sent again, with its key, once the app may send, and the cut does not count
+        // towards `maxAttempts`.
         // Recorded in a task of its own: the store refuses work from a cancelled task.
         let now = configuration.clock.now
         let recorded = await Task {

@@ -190,8 +190,35 @@ import Testing
     task.cancel()
     #expect(await task.value == false)
     try #require(await outbox.mayClaim, "the task over, it sends again")
-    try await outbox.waitUntilDrained()
+    // Nothing else wakes the outbox: the end of the task sends what was cut.
+    try await waitUntil("the cut item delivered") { try await outbox.pendingCount() == 0 }
     #expect(transport.requests.count == 4)
+  }
+
+  @Test func anItemClaimedAfterTheAppLeftTheForegroundIsGivenBackUnsent() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let gate = AsyncGate()
+    let transport = StubTransport(
+      .post("/v1/posts").reply { _ in
+        await gate.wait()
+        return .status(.created)
+      })
+    let outbox = try outbox(transport, path: path)
+    let first = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")), lane: "a")
+    let second = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "b")), lane: "a")
+    try await waitUntil("the first attempt is in flight") { transport.requests.count == 1 }
+    // The app leaves the foreground while it is in flight: it finishes, and its delivery's record claims the lane's
+    // next item, which was decided before.
+    let finishing = Task { await outbox.finishInBackground {} }
+    try await waitUntil("the app left the foreground") { await !outbox.mayClaim }
+    await gate.open()
+    await finishing.value
+    #expect(transport.requests.count == 1, "nothing starts once the app left the foreground")
+    let items = try await outbox.items()
+    #expect(items.first { $0.id == first }?.state == .delivered)
+    let next = try #require(items.first { $0.id == second })
+    #expect(next.state == .pending && next.attempts == 0, "\(next.state), \(next.attempts) attempts")
   }
 
   @Test func drainingForABackgroundTaskReturnsOnceNothingMoreCanGoAndSaysWhetherEverythingWent() async throws {

@@ -79,26 +79,31 @@ final class Schedule: Sendable {
   /// The foreground transport: answers `201`, and notes a request sent while the app had no time to send in.
   struct ForegroundTransport: HTTPTransport {
     let mayClaim: @Sendable () -> Bool
+    let inFlight: @Sendable () -> Set<String>
     let strays: Locked<[String]>
 
     func send(
       _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
     ) async throws -> (HTTPResponse, BodyStream) {
-      if !mayClaim() { strays.withLock { $0.append(request.path ?? "") } }
+      let key = request.headerFields[HTTPField.Name("Idempotency-Key")!] ?? ""
+      if !mayClaim(), !inFlight().contains(key) { strays.withLock { $0.append(request.path ?? "") } }
       return (HTTPResponse(status: .created), BodyStream())
     }
   }
 
   /// Notes every attempt — a foreground request or a handoff to the session, both pass the client's interceptors —
-  /// started while the app had no time to send in.
+  /// started while the app had no time to send in, but those the outbox had in flight when it lost it (they reach
+  /// the interceptors a hop later).
   struct AttemptWatch: Interceptor {
     let mayClaim: @Sendable () -> Bool
+    let inFlight: @Sendable () -> Set<String>
     let strays: Locked<[String]>
 
     func intercept(
       _ request: HTTPRequest, body: BodyStream?, context: CallContext, next: Next
     ) async throws -> (HTTPResponse, BodyStream) {
-      if !mayClaim() { strays.withLock { $0.append(request.path ?? "") } }
+      let key = request.headerFields[HTTPField.Name("Idempotency-Key")!] ?? ""
+      if !mayClaim(), !inFlight().contains(key) { strays.withLock { $0.append(request.path ?? "") } }
       return try await next(request, body, context)
     }
   }
@@ -109,6 +114,8 @@ final class Schedule: Sendable {
   let server: Server
   /// Whether the simulated app may start attempts now (active, or within background time).
   let active = Locked(true)
+  /// The keys of the items the outbox had in flight when the app last lost its time to send in.
+  let flying = Locked(Set<String>())
   let strays = Locked([String]())
   /// The handler calls of each background launch.
   let handlerCalls = Locked([Int: Int]())
@@ -138,9 +145,11 @@ final class Schedule: Sendable {
 
   func open(inBackground: Bool) throws -> Outbox {
     active.withLock { $0 = !inBackground }
-    let client = APIClient(baseURL: URL(string: "https://api.example.test")!) { [active, strays] in
-      $0.transport = ForegroundTransport(mayClaim: { active.withLock { $0 } }, strays: strays)
-      $0.interceptors.append(AttemptWatch(mayClaim: { active.withLock { $0 } }, strays: strays))
+    let client = APIClient(baseURL: URL(string: "https://api.example.test")!) { [active, flying, strays] in
+      $0.transport = ForegroundTransport(
+        mayClaim: { active.withLock { $0 } }, inFlight: { flying.withLock { $0 } }, strays: strays)
+      $0.interceptors.append(
+        AttemptWatch(mayClaim: { active.withLock { $0 } }, inFlight: { flying.withLock { $0 } }, strays: strays))
       $0.timeout = 600
     }
     var configuration = Outbox.Configuration()
@@ -208,6 +217,10 @@ final class Schedule: Sendable {
         if let outbox {
           Task { await outbox.appEnteredBackground(system: system) }
           try await waitUntil("the outbox to stop claiming") { await !outbox.mayClaim }
+          // What it had in flight then may still reach the interceptors; nothing else may.
+          let ids = await outbox.inFlight
+          let keys = try await outbox.items().filter { ids.contains($0.id) }.map(\.idempotencyKey)
+          flying.withLock { $0 = Set(keys) }
         }
         active.withLock { $0 = false }
       case 9:

@@ -29,16 +29,24 @@ import Testing
       var acknowledged = Set<Int>()
       var random = SystemRandomNumberGenerator()
       let perRound = 4
+      var awaited = 0
       for round in 0..<Self.rounds {
         let first = round * perRound
+        // Killed once it acknowledged a random number of its enqueues, at once (mid-enqueue) or a random moment after
+        // (mid-delivery), whatever the machine's speed.
+        let enqueues = Int.random(in: 1...perRound, using: &random)
+        awaited += enqueues
         let output = try await Self.run(
           worker, [path, baseURL.absoluteString, "\(first)", "\(perRound)"],
-          killAfter: .milliseconds(Int.random(in: 5...150, using: &random)))
+          kill: (
+            afterEnqueues: enqueues,
+            then: .milliseconds(Bool.random(using: &random) ? 0 : Int.random(in: 1...100, using: &random))
+          ))
         acknowledged.formUnion(Self.enqueued(in: output))
       }
       // A last run, never killed, sends whatever still waits.
       let last = try await Self.run(
-        worker, [path, baseURL.absoluteString, "\(Self.rounds * perRound)", "1"], killAfter: nil)
+        worker, [path, baseURL.absoluteString, "\(Self.rounds * perRound)", "1"], kill: nil)
       #expect(last.contains("drained"), "the last run drained the outbox: \(last)")
       acknowledged.formUnion(Self.enqueued(in: last))
 
@@ -52,7 +60,7 @@ import Testing
       let lost = acknowledged.filter { applied[$0] == nil }.sorted()
       #expect(twice.isEmpty, "applied twice: \(twice)")
       #expect(lost.isEmpty, "acknowledged and never applied: \(lost)")
-      #expect(acknowledged.count > Self.rounds, "the runs acknowledged \(acknowledged.count) enqueues")
+      #expect(acknowledged.count > awaited, "the runs acknowledged \(acknowledged.count) enqueues, \(awaited) awaited")
       print(
         "outbox crash test: \(Self.rounds) kills, \(acknowledged.count) acknowledged enqueues, "
           + "\(applied.count) applied, \(twice.count) applied twice")
@@ -71,9 +79,11 @@ import Testing
       })
   }
 
-  /// Runs the worker, killing it with SIGKILL after `killAfter` (or when the test is cancelled), and returns what it
-  /// printed.
-  static func run(_ worker: URL, _ arguments: [String], killAfter: Duration?) async throws -> String {
+  /// Runs the worker and returns what it printed; with `kill`, kills it with SIGKILL once it printed that many
+  /// `enqueued` lines and the pause passed (or when the test is cancelled), else waits for it to end.
+  static func run(
+    _ worker: URL, _ arguments: [String], kill: (afterEnqueues: Int, then: Duration)?
+  ) async throws -> String {
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else { throw CocoaError(.fileReadUnknown) }
     let process = try ChildProcess.start(worker.path, arguments, output: ends[1])
@@ -81,25 +91,36 @@ import Testing
     let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
     // Read on a thread of its own until the pipe closes: a blocking read must not hold one of the shared pool's two
     // threads, which the demo server and the kill below need.
-    let output = Task {
-      await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-        Thread.detachNewThread {
-          continuation.resume(returning: String(decoding: reader.readDataToEndOfFile(), as: UTF8.self))
+    let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+    Thread.detachNewThread {
+      var pending = Data()
+      while case let chunk = reader.availableData, !chunk.isEmpty {
+        pending.append(chunk)
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+          continuation.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+          pending.removeSubrange(pending.startIndex...newline)
         }
       }
+      if !pending.isEmpty { continuation.yield(String(decoding: pending, as: UTF8.self)) }
+      continuation.finish()
     }
-    if let killAfter {
-      try await Task.sleep(for: killAfter)
-      process.kill(SIGKILL)
-    } else {
-      // Never killed on a timer: only the suite's time limit, by cancelling the test, ends a run that hangs.
-      _ = await withTaskCancellationHandler {
-        await process.wait()
-      } onCancel: {
-        process.kill(SIGKILL)
+    var output: [String] = []
+    // Never killed on a timer: only the suite's time limit, by cancelling the test, ends a run that hangs.
+    await withTaskCancellationHandler {
+      var enqueued = 0
+      for await line in lines {
+        output.append(line)
+        guard let kill, line.hasPrefix("enqueued ") else { continue }
+        enqueued += 1
+        if enqueued == kill.afterEnqueues {
+          try? await Task.sleep(for: kill.then)
+          process.kill(SIGKILL)
+        }
       }
+    } onCancel: {
+      process.kill(SIGKILL)
     }
     _ = await process.wait()
-    return await output.value
+    return output.joined(separator: "\n")
   }
 }
