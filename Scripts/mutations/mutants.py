@@ -185,8 +185,8 @@ MUTANTS = [
     {
         "name": "an item claimed after the app lost its time to send in is sent anyway",
         "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
-        "old": "    guard mayClaim else {\n      let now = configuration.clock.now",
-        "new": "    guard mayClaim || true else {\n      let now = configuration.clock.now",
+        "old": "    guard mayClaim else {\n      await giveBack(",
+        "new": "    guard mayClaim || true else {\n      await giveBack(",
         "tests": "OutboxAppTests/anItemClaimedAfterTheAppLeftTheForeground",
     },
 ]

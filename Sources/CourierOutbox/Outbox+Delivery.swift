@@ -215,11 +215,7 @@ extension Outbox {
     // The app may have lost its time to send in while the item was claimed (a claim is a write, and a delivery's
     // record claims the lane's next item): the claim is given back, uncounted, and nothing is sent.
     guard mayClaim else {
-      let now = configuration.clock.now
-      let released = await Task {
-        (try? await record(.cut(reason: "the app had no time to send in"), for: item, at: now, fence: nil)) != nil
-      }.value
-      if released { emit(.waiting(item.id, .backoff(until: now))) }
+      await giveBack(item, because: "the app had no time to send in")
       return .stop
     }
     emit(.sending(item.id, attempt: item.attempts))
@@ -254,12 +250,7 @@ extension Outbox {
         // Only `backgroundTimeExpired()` cancels a lane runner: the app's background time ran out and the outbox cut
         // the attempt. The item is sent again, with its key, once the app may send, and the cut does not count
         // towards `maxAttempts`.
-        // Recorded in a task of its own: the store refuses work from a cancelled task.
-        let now = configuration.clock.now
-        let recorded = await Task {
-          (try? await record(.cut(reason: "the app's background time ran out"), for: item, at: now, fence: nil)) != nil
-        }.value
-        if recorded { emit(.waiting(item.id, .backoff(until: now))) }
+        await giveBack(item, because: "the app's background time ran out")
         return .stop
       }
       decision = DeliveryDecision.decide(failure: error)
@@ -275,6 +266,16 @@ extension Outbox {
     case .delivered, .deadLetter: return .goOn
     case .retry, .pause: return .stop
     }
+  }
+
+  /// Gives `item`'s claim back uncounted (``AttemptRecord/cut(reason:)``): it waits again, ready at once. Recorded in a
+  /// task of its own, as the store refuses work from a cancelled task (a cut lane runner's).
+  func giveBack(_ item: OutboxItem, because reason: String) async {
+    let now = configuration.clock.now
+    let recorded = await Task {
+      (try? await record(.cut(reason: reason), for: item, at: now, fence: nil)) != nil
+    }.value
+    if recorded { emit(.waiting(item.id, .backoff(until: now))) }
   }
 
   /// Records a delivery — and, in the same transaction, claims the lane's next item when it may go at once.

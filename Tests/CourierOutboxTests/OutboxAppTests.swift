@@ -23,6 +23,20 @@ import Testing
     }
   }
 
+  /// A transport whose `call`th `POST /v1/posts` goes on until it is cut; it answers the others `201`.
+  func transport(hangingOnCall call: Int) -> StubTransport {
+    let calls = Locked(0)
+    return StubTransport(
+      .post("/v1/posts").reply { _ in
+        if calls.withLock({
+          $0 += 1; return $0
+        }) == call {
+          try await Task.sleep(for: .seconds(86_400))
+        }
+        return .status(.created)
+      })
+  }
+
   @Test func comingBackToTheForegroundSendsWhatWaitsOutABackoffButNotWhatTheServerHeldBack() async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -89,17 +103,7 @@ import Testing
   @Test func anAttemptCutWhenBackgroundTimeRunsOutIsSentAgainAndDoesNotCountTowardsTheLimit() async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let calls = Locked(0)
-    let transport = StubTransport(
-      .post("/v1/posts").reply { _ in
-        // The first attempt goes on until it is cut.
-        if calls.withLock({
-          $0 += 1; return $0
-        }) == 1 {
-          try await Task.sleep(for: .seconds(86_400))
-        }
-        return .status(.created)
-      })
+    let transport = transport(hangingOnCall: 1)
     // One attempt allowed: had the cut counted, the item would be a dead letter.
     let outbox = try outbox(transport, path: path) { $0.maxAttempts = 1 }
     let id = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")))
@@ -126,16 +130,7 @@ import Testing
   @Test func aBackgroundTaskOfAnAppNotSeenInTheForegroundSendsOnlyWithinItsTime() async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let calls = Locked(0)
-    let transport = StubTransport(
-      .post("/v1/posts").reply { _ in
-        if calls.withLock({
-          $0 += 1; return $0
-        }) == 1 {
-          try await Task.sleep(for: .seconds(86_400))
-        }
-        return .status(.created)
-      })
+    let transport = transport(hangingOnCall: 1)
     let center = NotificationCenter()
     // The system launched the app for a background task (`drain(in:)`): no notification said it was in the foreground.
     let outbox = try outbox(transport, path: path, center: center)
@@ -160,17 +155,7 @@ import Testing
   @Test func anOutboxThatDoesNotFollowTheLifecycleSendsAgainOnceABackgroundTaskEnded() async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let calls = Locked(0)
-    let transport = StubTransport(
-      .post("/v1/posts").reply { _ in
-        // The third attempt goes on until it is cut.
-        if calls.withLock({
-          $0 += 1; return $0
-        }) == 3 {
-          try await Task.sleep(for: .seconds(86_400))
-        }
-        return .status(.created)
-      })
+    let transport = transport(hangingOnCall: 3)
     let outbox = try outbox(transport, path: path) { $0.observesAppLifecycle = false }
     await outbox.beganBackgroundTask()
     try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")))
