@@ -2,10 +2,8 @@ import CourierOutbox
 import Foundation
 import PostgresNIO
 
-// How a worker learns of what other workers did: a `NOTIFY` for an enqueue or a lane given back, and a look every second
-// (or third of a lease, when shorter) for what does not notify — a lease that ended (a worker that died), another
-// worker's deliveries (a worker waiting for the whole outbox to drain) — while the lanes it holds are renewed every third
-// of a lease.
+// How a worker learns of what other workers did: a `NOTIFY` for an enqueue or a lane given back, and a look every
+// third of a lease for leases that ended (a worker that died) while the lanes it holds are renewed.
 extension PostgresOutboxStore {
   package func watch(_ wake: @escaping @Sendable () -> Void) -> Task<Void, Never>? {
     Task {
@@ -35,19 +33,13 @@ extension PostgresOutboxStore {
     }
   }
 
-  /// Renews the leases of the lanes this worker holds every third of a lease, and wakes it every second (or third of a
-  /// lease, when shorter) to look for what does not notify: leases that ended, other workers' deliveries. A lane whose
-  /// row is locked now is being recorded on, which renews its lease anyway: it is skipped, not waited for.
+  /// Renews the leases of the lanes this worker holds, and wakes it to look for leases that ended. A lane whose row is
+  /// locked now is being recorded on, which renews its lease anyway: it is skipped, not waited for.
   func keepLeases(_ wake: @escaping @Sendable () -> Void) async {
-    let renewal = leaseSeconds / 3
-    let look = min(1, renewal)
-    var sinceRenewal = 0.0
     while !Task.isCancelled {
-      try? await Task.sleep(for: .seconds(look))
+      try? await Task.sleep(for: .seconds(leaseSeconds / 3))
       guard !Task.isCancelled else { return }
-      sinceRenewal += look
-      let lanes = sinceRenewal >= renewal ? Array(held.withLockedValue { $0 }) : []
-      if sinceRenewal >= renewal { sinceRenewal = 0 }
+      let lanes = Array(held.withLockedValue { $0 })
       if !lanes.isEmpty {
         _ = try? await run { connection in
           try await connection.checkedQuery(

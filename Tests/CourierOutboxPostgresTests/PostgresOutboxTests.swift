@@ -77,9 +77,10 @@ func fastConfiguration() -> Outbox.Configuration {
     try await withPostgres { server, postgres in
       try await withDemoServer { baseURL in
         let client = APIClient(baseURL: baseURL) { $0.transport = AsyncHTTPClientTransport() }
-        // Leases of five minutes: the worker's own look for ended leases comes every 100 s, so only the NOTIFY can
-        // wake it before then — the wait's bound is that first look, what a worker without NOTIFY would take.
-        let options = testOptions("notify", lease: .seconds(300))
+        // Leases of twenty minutes: the worker's own look for ended leases comes 400 s after it started, so only the
+        // NOTIFY can wake it within the wait's 100 s. (With five-minute leases the first look, 100 s after the start,
+        // fell within a wait begun later, and a worker without NOTIFY passed.)
+        let options = testOptions("notify", lease: .seconds(1200))
         let worker = try await Outbox(
           client: client, postgres: server.configuration(), options: options, configuration: fastConfiguration())
         await worker.start()
