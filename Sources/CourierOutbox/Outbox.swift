@@ -285,6 +285,16 @@ public actor Outbox {
     start()
     while try await store.waitingCount() > 0 {
       try Task.checkCancellation()
+      // In a shared store, other workers deliver what waits, and this one hears of their last delivery only by a
+      // `NOTIFY`: the count is read again every second too, so that a drain's end never waits on a wake-up. (What is
+      // left to send never waits on it: a worker that gives a lane back looks at it again itself.)
+      let look: Task<Void, Never>? =
+        store.isShared
+        ? Task { [weak self, clock = configuration.clock] in
+          try? await clock.sleep(seconds: 1)
+          if !Task.isCancelled { await self?.releaseDrainWaiters() }
+        } : nil
+      defer { look?.cancel() }
       await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
           drainWaiters.append(continuation)
