@@ -189,4 +189,11 @@ MUTANTS = [
         "new": "    guard mayClaim || true else {\n      await giveBack(",
         "tests": "OutboxAppTests/anItemClaimedAfterTheAppLeftTheForeground",
     },
+    {
+        "name": "the background time is given back once the items in flight left, before their lanes' last writes",
+        "file": "Sources/CourierOutbox/Outbox+App.swift",
+        "old": "    while let runner = laneRunners.values.first { await runner.value }",
+        "new": "    let flying = inFlight\n    while !flying.isDisjoint(with: inFlight) { await Task.yield() }",
+        "tests": "OutboxAppTests/anItemClaimedAfterTheAppLeftTheForeground",
+    },
 ]

@@ -68,12 +68,13 @@ extension Outbox {
     return (try? await store.waitingCount()) == 0
   }
 
-  /// Returns once the attempts in flight now have finished: what the app waits for, in the time the system gives it,
-  /// when it leaves the foreground.
+  /// Returns once no lane is sending: the attempts in flight finished and recorded, and what their lanes had claimed
+  /// next given back. What the app waits for, in the time the system gives it, when it leaves the foreground: the
+  /// lanes' last writes come before the time is given back, not after (a process suspended while it writes to a
+  /// database in a shared container is ended).
   package func finishAttemptsInFlight() async {
-    let flying = inFlight
-    guard !flying.isEmpty else { return }
-    await withCheckedContinuation { continuation in flightWaiters.append((flying, continuation)) }
+    // No lane starts once the app lost its time to send in; one that started just before is waited for too.
+    while let runner = laneRunners.values.first { await runner.value }
   }
 
   /// The app was launched in the background for its background session's events: no attempt starts until it becomes

@@ -67,7 +67,8 @@ extension Outbox {
     let forced = ignoreBackoffOnce
     ignoreBackoffOnce = false
     var earliest: TimeInterval?
-    for candidate in candidates where busyLanes.count < configuration.maxConcurrentLanes {
+    // The app may lose its time to send in while this pass waits on the store: nothing starts from then on.
+    for candidate in candidates where busyLanes.count < configuration.maxConcurrentLanes && mayClaim {
       // A runner may have taken the lane while this pass was suspended.
       guard !busyLanes.contains(candidate.item.lane) else { continue }
       switch await consider(candidate, forced: forced) {
@@ -190,7 +191,7 @@ extension Outbox {
       case .claimed(let next):
         inFlight.insert(next.item.id)
         claimed = next
-      case .goOn where mayContinue:
+      case .goOn where mayContinue && mayClaim:
         guard let candidate = try? await store.laneHead(lane), case .go = await consider(candidate, forced: false)
         else { break }
         claimedConstraints.withLock { $0[candidate.item.id] = candidate.constraints }
@@ -258,8 +259,26 @@ extension Outbox {
         response = RecordedResponse(status: head.status, headerFields: head.headerFields, body: failure.body ?? Data())
       }
     }
+    if Task.isCancelled {
+      // The answer came as the attempt was cut (the app's background time ran out): the server acted on it, so it is
+      // recorded all the same — in a task of its own, as the store refuses work from a cancelled task — and the lane
+      // claims nothing more.
+      let (decided, answer, file) = (decision, response, request.bodyFile)
+      return await Task {
+        await conclude(item, decision: decided, response: answer, bodyFile: file, claimingNext: false)
+      }.value
+    }
+    return await conclude(
+      item, decision: decision, response: response, bodyFile: request.bodyFile, claimingNext: claimingNext)
+  }
+
+  /// Records what `decision` makes of an attempt of `item`, and says what its lane does next.
+  func conclude(
+    _ item: OutboxItem, decision: DeliveryDecision, response: RecordedResponse?, bodyFile: String?,
+    claimingNext: Bool
+  ) async -> AttemptOutcome {
     if case .delivered = decision, let response {
-      return await settleDelivery(item, response: response, bodyFile: request.bodyFile, claimingNext: claimingNext)
+      return await settleDelivery(item, response: response, bodyFile: bodyFile, claimingNext: claimingNext)
     }
     await settle(item, decision: decision, response: response)
     switch decision {

@@ -62,19 +62,7 @@ public actor Outbox {
   /// The lanes with an attempt in flight.
   var busyLanes: Set<String> = []
   /// The items being sent now.
-  var inFlight: Set<OutboxItem.ID> = [] {
-    didSet {
-      guard !flightWaiters.isEmpty else { return }
-      let (done, waiting) = flightWaiters.reduce(into: ([CheckedContinuation<Void, Never>](), [FlightWaiter]())) {
-        if $1.items.isDisjoint(with: inFlight) { $0.0.append($1.continuation) } else { $0.1.append($1) }
-      }
-      flightWaiters = waiting
-      for waiter in done { waiter.resume() }
-    }
-  }
-  typealias FlightWaiter = (items: Set<OutboxItem.ID>, continuation: CheckedContinuation<Void, Never>)
-  /// Callers of `finishAttemptsInFlight()`, with the items they wait for.
-  var flightWaiters: [FlightWaiter] = []
+  var inFlight: Set<OutboxItem.ID> = []
   /// How many delivery passes began.
   var passes: UInt64 = 0
   /// Callers of `drainUntilDone()`, released by the first pass that began after they asked and left nothing in flight

@@ -2,6 +2,7 @@ import Courier
 import CourierTestSupport
 import CourierTesting
 import Foundation
+import GRDB
 import HTTPTypes
 import Testing
 
@@ -180,30 +181,85 @@ import Testing
     #expect(transport.requests.count == 4)
   }
 
-  @Test func anItemClaimedAfterTheAppLeftTheForegroundIsGivenBackUnsent() async throws {
+  /// The first item is delivered (its record claims the lane's next item) or becomes a dead letter (the lane would
+  /// look at its next item): either way the next one is given back, or never claimed, before the app gives its
+  /// background time back.
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test(arguments: [HTTPResponse.Status.created, .unprocessableContent])
+  func anItemClaimedAfterTheAppLeftTheForegroundIsGivenBackUnsentBeforeTheTimeIs(
+    _ firstAnswer: HTTPResponse.Status
+  ) async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }
     let gate = AsyncGate()
     let transport = StubTransport(
       .post("/v1/posts").reply { _ in
         await gate.wait()
-        return .status(.created)
+        return .status(firstAnswer)
       })
     let outbox = try outbox(transport, path: path)
+    let sqlite = try #require(outbox.store as? SQLiteOutboxStore)
     let first = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")), lane: "a")
     let second = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "b")), lane: "a")
     try await waitUntil("the first attempt is in flight") { transport.requests.count == 1 }
-    // The app leaves the foreground while it is in flight: it finishes, and its delivery's record claims the lane's
-    // next item, which was decided before.
-    let finishing = Task { await outbox.finishInBackground {} }
+    // The app leaves the foreground while it is in flight: it finishes, and what its lane does next was decided
+    // before. What the outbox holds when it gives the time back is noted then.
+    let atEnd = Locked<(lanesSending: Bool, next: String?)?>(nil)
+    let finishing = Task {
+      await outbox.finishInBackground {
+        let sending = outbox.assumeIsolated { !$0.busyLanes.isEmpty }
+        let state = try? sqlite.database.read { db in
+          try String.fetchOne(
+            db, sql: "SELECT state || ' ' || attempts FROM courier_outbox_item WHERE id = ?",
+            arguments: [second.rawValue])
+        }
+        atEnd.withLock { $0 = (sending, state) }
+      }
+    }
     try await waitUntil("the app left the foreground") { await !outbox.mayClaim }
     await gate.open()
     await finishing.value
+    let end = try #require(atEnd.withLock { $0 })
+    #expect(!end.lanesSending, "no lane sends when the time is given back")
+    #expect(end.next == "pending 0", "the next item was given back, uncounted, before the time was: \(end.next ?? "")")
     #expect(transport.requests.count == 1, "nothing starts once the app left the foreground")
     let items = try await outbox.items()
-    #expect(items.first { $0.id == first }?.state == .delivered)
+    #expect(items.first { $0.id == first }?.state == (firstAnswer == .created ? .delivered : .deadLetter))
     let next = try #require(items.first { $0.id == second })
     #expect(next.state == .pending && next.attempts == 0, "\(next.state), \(next.attempts) attempts")
+    if firstAnswer != .created {
+      // Only a delivery's record claims the next item; after a dead letter the lane claims nothing more at all.
+      #expect(next.reason == nil, "the next item was claimed and given back: \(next.reason ?? "")")
+    }
+  }
+
+  /// The server answered, and the app's background time ran out before the answer was recorded: it is recorded all the
+  /// same, not left "sending" with its attempt counted.
+  @Test func anAnswerThatCameAsTheAttemptWasCutIsRecorded() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let gate = AsyncGate()
+    let box = Locked<Outbox?>(nil)
+    let transport = StubTransport(
+      .post("/v1/posts").reply { _ in
+        await gate.wait()
+        // The server has acted; the time runs out as its answer comes back, and the cut reaches this attempt.
+        if let outbox = box.withLock({ $0 }) { Task { await outbox.backgroundTimeExpired() } }
+        let stopwatch = Stopwatch()
+        while !Task.isCancelled, stopwatch.elapsed < hangSeconds { await Task.yield() }
+        return .status(.created)
+      })
+    let outbox = try outbox(transport, path: path) { $0.maxAttempts = 1 }
+    box.withLock { $0 = outbox }
+    let id = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")))
+    try await waitUntil("the attempt is in flight") { transport.requests.count == 1 }
+    let finishing = Task { await outbox.finishInBackground {} }
+    try await waitUntil("the app left the foreground") { await !outbox.isActive }
+    await gate.open()
+    await finishing.value
+    let item = try #require(try await outbox.items().first { $0.id == id })
+    #expect(item.state == .delivered, "\(item.state), \(item.attempts) attempts")
+    #expect(transport.requests.count == 1)
   }
 
   @Test func drainingForABackgroundTaskReturnsOnceNothingMoreCanGoAndSaysWhetherEverythingWent() async throws {
