@@ -192,8 +192,8 @@ MUTANTS = [
     {
         "name": "the background time is given back once the items in flight left, before their lanes' last writes",
         "file": "Sources/CourierOutbox/Outbox+App.swift",
-        "old": "    while let runner = laneRunners.values.first { await runner.value }",
-        "new": "    let flying = inFlight\n    while !flying.isDisjoint(with: inFlight) { await Task.yield() }",
+        "old": "    for runner in runners { await runner.value }\n    leaveWaiters.removeValue(forKey: id)?.resume()",
+        "new": "    let flying = inFlight\n    while !flying.isDisjoint(with: inFlight) { await Task.yield() }\n    leaveWaiters.removeValue(forKey: id)?.resume()",
         "tests": "OutboxAppTests/anItemClaimedAfterTheAppLeftTheForeground",
     },
 ]

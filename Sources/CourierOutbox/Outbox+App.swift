@@ -72,9 +72,33 @@ extension Outbox {
   /// next given back. What the app waits for, in the time the system gives it, when it leaves the foreground: the
   /// lanes' last writes come before the time is given back, not after (a process suspended while it writes to a
   /// database in a shared container is ended).
+  ///
+  /// Only the lanes sending when it is called are waited for (none starts while the app has no time to send in), and
+  /// only until the app has time of its own again: the foreground, or a background task, whose expiry cuts what it
+  /// started.
   package func finishAttemptsInFlight() async {
-    // No lane starts once the app lost its time to send in; one that started just before is waited for too.
-    while let runner = laneRunners.values.first { await runner.value }
+    let sending = Array(laneRunners.values)
+    guard !sending.isEmpty else { return }
+    leaveWaitersGiven &+= 1
+    let id = leaveWaitersGiven
+    await withCheckedContinuation { continuation in
+      leaveWaiters[id] = continuation
+      Task { await self.releaseLeaveWaiter(id, once: sending) }
+    }
+  }
+
+  /// Releases the caller of ``finishAttemptsInFlight()`` numbered `id` once `runners` have ended, unless it was
+  /// released before.
+  func releaseLeaveWaiter(_ id: UInt64, once runners: [Task<Void, Never>]) async {
+    for runner in runners { await runner.value }
+    leaveWaiters.removeValue(forKey: id)?.resume()
+  }
+
+  /// Releases every caller of ``finishAttemptsInFlight()``.
+  func releaseLeaveWaiters() {
+    let waiting = leaveWaiters.values
+    leaveWaiters = [:]
+    for waiter in waiting { waiter.resume() }
   }
 
   /// The app was launched in the background for its background session's events: no attempt starts until it becomes
@@ -120,11 +144,17 @@ extension Outbox {
   /// with their keys, once the app may send); returns once they were, and their cuts recorded. An app that came back
   /// to the foreground meanwhile goes on sending.
   package func backgroundTimeExpired() async {
-    guard !isActive else { return }
+    for runner in cutAttempts() { await runner.value }
+  }
+
+  /// What ``backgroundTimeExpired()`` does at once: unless the app is active, no attempt starts, and the lane runners
+  /// are cut; returns them.
+  func cutAttempts() -> [Task<Void, Never>] {
+    guard !isActive else { return [] }
     mayClaim = false
     let runners = Array(laneRunners.values)
     for runner in runners { runner.cancel() }
-    for runner in runners { await runner.value }
+    return runners
   }
 
   /// The system launched or woke the app for a background task (`BGTask`): unless the app was heard coming to the

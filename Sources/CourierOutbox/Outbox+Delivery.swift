@@ -244,7 +244,12 @@ extension Outbox {
         status: answer.status, headerFields: answer.response.headerFields, now: configuration.clock.now)
     } catch {
       // Something after the upload started failed: the upload goes on, and its outcome decides.
-      if handingOff, (try? await store.handedOffItems())?.contains(where: { $0.item.id == item.id }) == true {
+      // (Read in a task of its own: the store refuses work from a cut runner's cancelled task.)
+      if handingOff,
+        await Task(operation: { [store] in
+          (try? await store.handedOffItems())?.contains(where: { $0.item.id == item.id }) == true
+        }).value
+      {
         return .stop
       }
       if Task.isCancelled {
@@ -259,17 +264,14 @@ extension Outbox {
         response = RecordedResponse(status: head.status, headerFields: head.headerFields, body: failure.body ?? Data())
       }
     }
-    if Task.isCancelled {
-      // The answer came as the attempt was cut (the app's background time ran out): the server acted on it, so it is
-      // recorded all the same — in a task of its own, as the store refuses work from a cancelled task — and the lane
-      // claims nothing more.
-      let (decided, answer, file) = (decision, response, request.bodyFile)
-      return await Task {
-        await conclude(item, decision: decided, response: answer, bodyFile: file, claimingNext: false)
-      }.value
-    }
-    return await conclude(
-      item, decision: decision, response: response, bodyFile: request.bodyFile, claimingNext: claimingNext)
+    // What came of the attempt is recorded in a task of its own: the app's background time may run out — cutting this
+    // runner, whose cancelled task the store refuses — before or while the record is written, and the server acted
+    // on the request all the same. A runner cut before it records claims nothing more.
+    let cut = Task.isCancelled
+    let (decided, answer, file) = (decision, response, request.bodyFile)
+    return await Task {
+      await conclude(item, decision: decided, response: answer, bodyFile: file, claimingNext: claimingNext && !cut)
+    }.value
   }
 
   /// Records what `decision` makes of an attempt of `item`, and says what its lane does next.

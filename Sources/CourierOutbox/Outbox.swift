@@ -41,7 +41,14 @@ public actor Outbox {
   nonisolated let claimedConstraints = Locked([OutboxItem.ID: OutboxConstraints]())
   /// Whether the outbox may start attempts: the app is in the foreground, or has background time to send in. An app
   /// launched in the background (for its background session's events) starts none until it comes to the foreground.
-  var mayClaim: Bool
+  var mayClaim: Bool {
+    // The app has time to send in again (the foreground, or a background task of its own): the wait of an earlier
+    // leave of the foreground ends, and the time it held is given back.
+    didSet { if mayClaim, !leaveWaiters.isEmpty { releaseLeaveWaiters() } }
+  }
+  /// Callers of `finishAttemptsInFlight()`, by the number each was given.
+  var leaveWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+  var leaveWaitersGiven: UInt64 = 0
   /// Whether the app is in the foreground, as far as the outbox knows.
   var isActive: Bool
   /// Whether the app's becoming active was heard (not only assumed at launch).

@@ -184,7 +184,7 @@ import Testing
   /// The first item is delivered (its record claims the lane's next item) or becomes a dead letter (the lane would
   /// look at its next item): either way the next one is given back, or never claimed, before the app gives its
   /// background time back.
-  @available(macOS 14, iOS 17, tvOS 17, *)
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   @Test(arguments: [HTTPResponse.Status.created, .unprocessableContent])
   func anItemClaimedAfterTheAppLeftTheForegroundIsGivenBackUnsentBeforeTheTimeIs(
     _ firstAnswer: HTTPResponse.Status
@@ -260,6 +260,90 @@ import Testing
     let item = try #require(try await outbox.items().first { $0.id == id })
     #expect(item.state == .delivered, "\(item.state), \(item.attempts) attempts")
     #expect(transport.requests.count == 1)
+  }
+
+  /// The server answered, and the app's background time runs out while the answer is being recorded: the record is
+  /// written all the same.
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  @Test func anAnswerBeingRecordedWhenTheAttemptIsCutIsRecorded() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let gate = AsyncGate()
+    // Counts the outbox's reads of the time once the answer came: the first decides what the answer means, the
+    // second comes as its record is written, and cuts the attempt there.
+    let reads = Locked<Int?>(nil)
+    let box = Locked<Outbox?>(nil)
+    let clock = ReadingClock { [reads, box] in
+      let read = reads.withLock { count -> Int? in
+        count = count.map { $0 + 1 }
+        return count
+      }
+      guard read == 2, let outbox = box.withLock({ $0 }) else { return }
+      // On the outbox's actor: the time is read by the runner's record.
+      _ = outbox.assumeIsolated { $0.cutAttempts() }
+    }
+    let transport = StubTransport(
+      .post("/v1/posts").reply { _ in
+        await gate.wait()
+        reads.withLock { $0 = 0 }
+        return .status(.created)
+      })
+    let outbox = try outbox(transport, path: path) {
+      $0.clock = clock
+      $0.maxAttempts = 1
+    }
+    box.withLock { $0 = outbox }
+    let id = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")))
+    try await waitUntil("the attempt is in flight") { transport.requests.count == 1 }
+    let finishing = Task { await outbox.finishInBackground {} }
+    try await waitUntil("the app left the foreground") { await !outbox.isActive }
+    await gate.open()
+    await finishing.value
+    try #require(reads.withLock { $0 ?? 0 } >= 2, "the attempt was cut as its answer was recorded")
+    let item = try #require(try await outbox.items().first { $0.id == id })
+    #expect(item.state == .delivered, "\(item.state), \(item.attempts) attempts")
+  }
+
+  /// A background task that starts while the app still finishes what was in flight when it left the foreground: the
+  /// time taken at the leave is given back then (the task has time of its own), so its expiry cuts nothing of the
+  /// task's.
+  @Test func aBackgroundTaskStartedWhileTheAppFinishesItsLeaveEndsTheTimeOfTheLeave() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let gate = AsyncGate()
+    let transport = StubTransport(
+      .post("/v1/posts").reply { _ in
+        await gate.wait()
+        return .status(.created)
+      },
+      .post("/v1/notes").reply { _ in
+        try await Task.sleep(for: .seconds(86_400))
+        return .status(.created)
+      })
+    let system = BackgroundSystemSimulator(seed: 1) { _, _ in (HTTPResponse(status: .created), Data()) }
+    let outbox = try outbox(transport, path: path)
+    try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")), lane: "a")
+    try await waitUntil("the attempt is in flight") { transport.requests.count == 1 }
+    let leaving = Task { await outbox.appEnteredBackground(system: system) }
+    try await waitUntil("the app left the foreground") { await !outbox.mayClaim }
+    #expect(system.holdsBackgroundTime, "the app holds time for what is in flight")
+    // The system runs a background task meanwhile, which sends what waits.
+    await outbox.beganBackgroundTask()
+    try await outbox.enqueue(Endpoint<Data>.post("/notes", body: Post(title: "b")), lane: "b")
+    let task = Task { await outbox.drainUntilDone() }
+    try await waitUntil("the time of the leave given back") { !system.holdsBackgroundTime }
+    await leaving.value
+    try await waitUntil("the task's attempt is in flight") { transport.requests.count == 2 }
+    await system.expireBackgroundTime()
+    #expect(await outbox.mayClaim, "the task goes on")
+    await gate.open()
+    try await waitUntil("the first item delivered") {
+      try await outbox.items(in: [.delivered]).count == 1
+    }
+    // The task's own time runs out.
+    await outbox.backgroundTimeExpired()
+    task.cancel()
+    #expect(await task.value == false)
   }
 
   @Test func drainingForABackgroundTaskReturnsOnceNothingMoreCanGoAndSaysWhetherEverythingWent() async throws {
@@ -343,4 +427,17 @@ actor AsyncGate {
     for waiter in waiters { waiter.resume() }
     waiters = []
   }
+}
+
+/// A test clock that calls `onRead` each time its time is read.
+struct ReadingClock: CallClock {
+  let base = TestCallClock()
+  let onRead: @Sendable () -> Void
+
+  var now: Date {
+    onRead()
+    return base.now
+  }
+
+  func sleep(seconds: TimeInterval) async throws { try await base.sleep(seconds: seconds) }
 }
