@@ -24,6 +24,14 @@ import Testing
     }
   }
 
+  /// `POST /v1/posts`, answered `status` once `gate` opens.
+  func posts(after gate: AsyncGate, answering status: HTTPResponse.Status = .created) -> Stub {
+    .post("/v1/posts").reply { _ in
+      await gate.wait()
+      return .status(status)
+    }
+  }
+
   /// A transport whose `call`th `POST /v1/posts` goes on until it is cut; it answers the others `201`.
   func transport(hangingOnCall call: Int) -> StubTransport {
     let calls = Locked(0)
@@ -81,11 +89,7 @@ import Testing
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }
     let gate = AsyncGate()
-    let transport = StubTransport(
-      .post("/v1/posts").reply { _ in
-        await gate.wait()
-        return .status(.created)
-      })
+    let transport = StubTransport(posts(after: gate))
     let outbox = try outbox(transport, path: path)
     try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")))
     try await waitUntil("the attempt is in flight") { transport.requests.count == 1 }
@@ -192,11 +196,7 @@ import Testing
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }
     let gate = AsyncGate()
-    let transport = StubTransport(
-      .post("/v1/posts").reply { _ in
-        await gate.wait()
-        return .status(firstAnswer)
-      })
+    let transport = StubTransport(posts(after: gate, answering: firstAnswer))
     let outbox = try outbox(transport, path: path)
     let sqlite = try #require(outbox.store as? SQLiteOutboxStore)
     let first = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")), lane: "a")
@@ -233,59 +233,45 @@ import Testing
     }
   }
 
-  /// The server answered, and the app's background time ran out before the answer was recorded: it is recorded all the
-  /// same, not left "sending" with its attempt counted.
-  @Test func anAnswerThatCameAsTheAttemptWasCutIsRecorded() async throws {
-    let (folder, path) = try temporaryDatabase()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let gate = AsyncGate()
-    let box = Locked<Outbox?>(nil)
-    let transport = StubTransport(
-      .post("/v1/posts").reply { _ in
-        await gate.wait()
-        // The server has acted; the time runs out as its answer comes back, and the cut reaches this attempt.
-        if let outbox = box.withLock({ $0 }) { Task { await outbox.backgroundTimeExpired() } }
-        let stopwatch = Stopwatch()
-        while !Task.isCancelled, stopwatch.elapsed < hangSeconds { await Task.yield() }
-        return .status(.created)
-      })
-    let outbox = try outbox(transport, path: path) { $0.maxAttempts = 1 }
-    box.withLock { $0 = outbox }
-    let id = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")))
-    try await waitUntil("the attempt is in flight") { transport.requests.count == 1 }
-    let finishing = Task { await outbox.finishInBackground {} }
-    try await waitUntil("the app left the foreground") { await !outbox.isActive }
-    await gate.open()
-    await finishing.value
-    let item = try #require(try await outbox.items().first { $0.id == id })
-    #expect(item.state == .delivered, "\(item.state), \(item.attempts) attempts")
-    #expect(transport.requests.count == 1)
+  /// When the app's background time runs out for an attempt the server answered.
+  enum CutMoment: CaseIterable, Sendable {
+    /// As the answer comes back, before the outbox reads it.
+    case asTheAnswerComes
+    /// While its record is being written.
+    case asItIsRecorded
   }
 
-  /// The server answered, and the app's background time runs out while the answer is being recorded: the record is
-  /// written all the same.
+  /// The server answered, and the app's background time ran out before the answer was recorded: it is recorded all
+  /// the same, not left "sending" with its attempt counted.
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-  @Test func anAnswerBeingRecordedWhenTheAttemptIsCutIsRecorded() async throws {
+  @Test(arguments: CutMoment.allCases)
+  func anAnswerThatCameAsTheAttemptWasCutIsRecorded(_ moment: CutMoment) async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }
     let gate = AsyncGate()
-    // Counts the outbox's reads of the time once the answer came: the first decides what the answer means, the
-    // second comes as its record is written, and cuts the attempt there.
-    let reads = Locked<Int?>(nil)
     let box = Locked<Outbox?>(nil)
+    // The outbox's reads of the time once the answer came: the first decides what it means, the second comes as its
+    // record is written.
+    let reads = Locked<Int?>(nil)
     let clock = ReadingClock { [reads, box] in
       let read = reads.withLock { count -> Int? in
         count = count.map { $0 + 1 }
         return count
       }
-      guard read == 2, let outbox = box.withLock({ $0 }) else { return }
-      // On the outbox's actor: the time is read by the runner's record.
+      guard moment == .asItIsRecorded, read == 2, let outbox = box.withLock({ $0 }) else { return }
+      // On the outbox's actor, where the runner records.
       _ = outbox.assumeIsolated { $0.cutAttempts() }
     }
     let transport = StubTransport(
       .post("/v1/posts").reply { _ in
         await gate.wait()
         reads.withLock { $0 = 0 }
+        if moment == .asTheAnswerComes, let outbox = box.withLock({ $0 }) {
+          // The server has acted; the cut reaches the attempt as its answer comes back.
+          Task { await outbox.backgroundTimeExpired() }
+          let stopwatch = Stopwatch()
+          while !Task.isCancelled, stopwatch.elapsed < hangSeconds { await Task.yield() }
+        }
         return .status(.created)
       })
     let outbox = try outbox(transport, path: path) {
@@ -299,9 +285,12 @@ import Testing
     try await waitUntil("the app left the foreground") { await !outbox.isActive }
     await gate.open()
     await finishing.value
-    try #require(reads.withLock { $0 ?? 0 } >= 2, "the attempt was cut as its answer was recorded")
+    if moment == .asItIsRecorded {
+      try #require(reads.withLock { $0 ?? 0 } >= 2, "the attempt was cut as its answer was recorded")
+    }
     let item = try #require(try await outbox.items().first { $0.id == id })
     #expect(item.state == .delivered, "\(item.state), \(item.attempts) attempts")
+    #expect(transport.requests.count == 1)
   }
 
   /// A background task that starts while the app still finishes what was in flight when it left the foreground: the
@@ -312,10 +301,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let gate = AsyncGate()
     let transport = StubTransport(
-      .post("/v1/posts").reply { _ in
-        await gate.wait()
-        return .status(.created)
-      },
+      posts(after: gate),
       .post("/v1/notes").reply { _ in
         try await Task.sleep(for: .seconds(86_400))
         return .status(.created)
