@@ -68,13 +68,13 @@ extension Outbox {
     return (try? await store.waitingCount()) == 0
   }
 
-  /// Returns once no lane is sending: the attempts in flight finished and recorded, and what their lanes had claimed
-  /// next given back. What the app waits for, in the time the system gives it, when it leaves the foreground: the
-  /// lanes' last writes come before the time is given back, not after (a process suspended while it writes to a
-  /// database in a shared container is ended).
+  /// Returns once the lanes sending now have given their places back: their attempts finished and recorded, and what
+  /// they had claimed next given back. What the app waits for, in the time the system gives it, when it leaves the
+  /// foreground: the lanes' last writes come before the time is given back, not after (a process suspended while it
+  /// writes to a database in a shared container is ended).
   ///
-  /// Only the lanes sending when it is called are waited for (none starts while the app has no time to send in), and
-  /// only until the app has time of its own again: the foreground, or a background task, whose expiry cuts what it
+  /// Lanes that start later are not waited for (none starts while the app has no time to send in), and the wait ends
+  /// early once the app has time of its own again: the foreground, or a background task, whose expiry cuts what it
   /// started.
   package func finishAttemptsInFlight() async {
     let sending = Array(laneRunners.values)

@@ -48,6 +48,7 @@ public actor Outbox {
   }
   /// Callers of `finishAttemptsInFlight()`, by the number each was given.
   var leaveWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+  /// The number the last of them was given.
   var leaveWaitersGiven: UInt64 = 0
   /// Whether the app is in the foreground, as far as the outbox knows.
   var isActive: Bool
