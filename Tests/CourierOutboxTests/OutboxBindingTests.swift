@@ -160,6 +160,55 @@ import Testing
     } throws: { ($0 as? OutboxError)?.kind == .bindingFailed }
   }
 
+  /// Answers `201` to the first `POST /v1/posts` and loses the connection part-way through its body; answers every
+  /// later one whole, and `204` to anything else.
+  final class BodyLostOnce: HTTPTransport {
+    let sent = Locked<[HTTPRequest]>([])
+
+    func send(
+      _ request: HTTPRequest, body: BodyStream?, options: TransportOptions
+    ) async throws -> (
+      HTTPResponse, BodyStream
+    ) {
+      let posts = sent.withLock { sent in
+        sent.append(request)
+        return sent.filter { $0.method == .post }.count
+      }
+      guard request.method == .post else { return (HTTPResponse(status: .noContent), BodyStream()) }
+      let answer = Data(#"{"id":42,"slug":"hello"}"#.utf8)
+      guard posts == 1 else { return (HTTPResponse(status: .created), BodyStream(answer)) }
+      let head = HTTPResponse(status: .created)
+      let chunks = AsyncThrowingStream<Data, any Error> { stream in
+        stream.yield(answer.prefix(6))
+        stream.finish(throwing: CourierError(.connectionLost, "The connection was lost part-way through the body"))
+      }
+      return (head, BodyStream(chunks, length: Int64(answer.count)))
+    }
+  }
+
+  @Test func aSuccessWhoseBodyIsLostOnTheWayIsSentAgainWithItsKeyAndBindsItsDependants() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = BodyLostOnce()
+    let network = SwitchedNetwork(online: false)
+    let client = APIClient(configuration: APIClient.Configuration(baseURL: base, transport: transport))
+    let outbox = try testOutbox(client, network: network, path: path)
+    let post = try await outbox.enqueue(Endpoint<Created>.post("/posts", body: Post(title: "hello")), lane: "posts")
+    let image = try await outbox.enqueue(
+      Endpoint<Data>.put("/posts/{id}/image").body(Data([0xFF, 0xD8])), lane: "pictures", after: post,
+      bindings: [.json("id", at: "/id")])
+    network.set(online: true)
+    try await outbox.waitUntilDrained()
+    let items = try await outbox.items()
+    #expect(items.map(\.state) == [.delivered, .delivered])
+    #expect(items.first { $0.id == post }?.attempts == 2)
+    #expect(items.first { $0.id == image }?.target == "/posts/42/image")
+    let sent = transport.sent.withLock { $0 }
+    #expect(sent.compactMap(\.path) == ["/v1/posts", "/v1/posts", "/v1/posts/42/image"])
+    let keys = sent.prefix(2).map { $0.headerFields[HTTPField.Name("Idempotency-Key")!] }
+    #expect(keys[0] != nil && keys[0] == keys[1], "the item was sent again with another key: \(keys)")
+  }
+
   @Test func aValueMissingFromTheAnswerMakesADeadLetterThatSaysSoAndCancelsWhatWaitsForIt() async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -297,6 +297,21 @@ struct Post: Codable, Equatable, Sendable {
     #expect(DeliveryDecision.decide(status: .noContent, headerFields: [:], now: Date()) == .delivered)
   }
 
+  @Test func aFailureAfterTheHeadDecidesByItsStatusSaveASuccessWhoseBodyWasLost() {
+    func after(_ code: Int, _ kind: CourierError.Kind) -> DeliveryDecision {
+      DeliveryDecision.decide(
+        failure: CourierError(kind, "part-way", response: HTTPResponse(status: .init(code: code))))
+    }
+    for kind: CourierError.Kind in [.connectionLost, .timeout] {
+      #expect({ if case .retry = after(201, kind) { true } else { false } }(), "a 201 whose body was lost")
+      #expect({ if case .retry = after(204, kind) { true } else { false } }())
+      #expect({ if case .deadLetter = after(422, kind) { true } else { false } }(), "a refusal stays refused")
+      #expect({ if case .retry = after(503, kind) { true } else { false } }())
+    }
+    // Sending again would bring the same answer, too large again.
+    #expect(after(200, .responseTooLarge) == .delivered)
+  }
+
   @Test func retryAfterIsReadAsSecondsOrADate() {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     #expect(DeliveryDecision.retryAfter("120", now: now) == 120)
