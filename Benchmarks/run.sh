@@ -4,6 +4,7 @@
 #   Benchmarks/run.sh            full run (1 GiB transfers, more requests, 3 rounds)
 #   Benchmarks/run.sh --quick    smaller counts and a 256 MiB file; about 9 minutes on 2 cores
 #   Benchmarks/run.sh --tune-host [--quick]   also changes one host setting for the run (below), and says so
+#   Benchmarks/run.sh --latency  only the sequential-latency rows (about 4 minutes), printed and not written
 #
 # Installs nginx from the distribution's packages when it is missing, starts it in the foreground with its own
 # configuration and temporary directories (nothing of the system's nginx is used or touched), builds the benchmark
@@ -17,12 +18,14 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 MODE=full
 TUNE_HOST=no
+LATENCY_ONLY=no
 for argument in "$@"; do
   case "$argument" in
     --quick) MODE=quick ;;
     --tune-host) TUNE_HOST=yes ;;
+    --latency) LATENCY_ONLY=yes ;;
     *)
-      echo "usage: $0 [--quick] [--tune-host]" >&2
+      echo "usage: $0 [--quick] [--tune-host] [--latency]" >&2
       exit 2
       ;;
   esac
@@ -289,6 +292,75 @@ pair() {
     'BEGIN { printf "| %s | %.1f %s | %.1f MiB | %.1f %s | %.1f MiB | %s | %s |", t, r, u, rr / 1024, c, u, cr / 1024, x, sp }')")
 }
 
+# latency <key> <title> <rounds> <raw args> -- <courier args>: one call at a time, alternating raw, Courier, raw in
+# each round (each run its own process). A round's ratio is Courier's rate over the mean of the two raw runs beside
+# it, so that the machine's drift between rounds (10–20% here) cancels; the figure is the median of the rounds'
+# ratios. Beside it: the medians over the runs of each side's per-call median and 99th percentile, and of the
+# voluntary context switches per call (each one a thread that went to sleep waiting for another).
+LATENCY_ROWS=()
+declare -A LATENCY_RATIO=()
+latency() {
+  local key=$1 title=$2 rounds=$3
+  shift 3
+  local raw_args=() courier_args=() seen_separator=0
+  for argument in "$@"; do
+    if [[ $argument == -- ]]; then seen_separator=1; continue; fi
+    if ((seen_separator)); then courier_args+=("$argument"); else raw_args+=("$argument"); fi
+  done
+  local lines=() round
+  for ((round = 1; round <= rounds; round++)); do
+    for side in raw courier raw; do
+      local output
+      if [[ $side == raw ]]; then output="$("$BIN" "${raw_args[@]}" 2>&1)"; else output="$("$BIN" "${courier_args[@]}" 2>&1)"; fi
+      output="$(grep '^RESULT' <<<"$output")" || { echo "courier-bench failed in $key" >&2; exit 1; }
+      lines+=("$side $output")
+    done
+  done
+  local row
+  row="$(printf '%s\n' "${lines[@]}" | awk -v title="$title" '
+    function med(a, n,   i, j, t) {
+      for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+    {
+      delete v; for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+      side = $1; n[side]++; p50[side, n[side]] = v["p50_us"]; p99[side, n[side]] = v["p99_us"]
+      sw[side, n[side]] = v["voluntary_switches_per_call"]
+      if (side == "raw" && pending) { ratios[++rounds] = courier / ((before + v["value"]) / 2); pending = 0 }
+      else if (side == "raw") { before = v["value"] }
+      else { courier = v["value"]; pending = 1 }
+    }
+    END {
+      for (s = 0; s < 2; s++) {
+        side = s ? "courier" : "raw"
+        for (i = 1; i <= n[side]; i++) { a[i] = p50[side, i] } m50[side] = med(a, n[side])
+        for (i = 1; i <= n[side]; i++) { a[i] = p99[side, i] } m99[side] = med(a, n[side])
+        for (i = 1; i <= n[side]; i++) { a[i] = sw[side, i] } msw[side] = med(a, n[side])
+      }
+      lo = 1e9; hi = 0
+      for (i = 1; i <= rounds; i++) { r[i] = ratios[i]; if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
+      printf "%.3f;;| %s | %.0f / %.0f µs | %.0f / %.0f µs | %.2f / %.2f | %.3f (%.2f–%.2f, %d rounds) |\n", med(r, rounds),
+        title, m50["raw"], m50["courier"], m99["raw"], m99["courier"], msw["raw"], msw["courier"], med(r, rounds), lo, hi,
+        rounds
+    }')"
+  LATENCY_RATIO[$key]=${row%%;;*}
+  LATENCY_ROWS+=("${row#*;;}")
+  echo "  ${row#*;;}"
+}
+
+echo "Sequential latency…"
+LATENCY_ROUNDS=$([[ $MODE == quick ]] && echo 6 || echo 10)
+latency latency-ahc "Decoded 1 KB GET, one at a time — AsyncHTTPClient" "$LATENCY_ROUNDS" \
+  get ahc-raw --base-url "$BASE_URL" --count 10000 -- get ahc-courier --base-url "$BASE_URL" --count 10000
+latency latency-urlsession "Decoded 1 KB GET, one at a time — URLSession" "$LATENCY_ROUNDS" \
+  get urlsession-raw --base-url "$BASE_URL" --count 3000 -- get urlsession-courier --base-url "$BASE_URL" --count 3000
+if [[ $LATENCY_ONLY == yes ]]; then
+  echo
+  echo "| Scenario | p50 raw / Courier | p99 raw / Courier | Voluntary switches per call, raw / Courier | Courier/raw req/s |"
+  echo "|---|---:|---:|---:|---:|"
+  printf '%s\n' "${LATENCY_ROWS[@]}"
+  exit 0
+fi
+
 echo "Decoded 1 KB GETs ($SMALL_BYTES bytes)…"
 pair get-seq-urlsession "Decoded 1 KB GET, sequential — URLSession" "$ROUNDS" \
   get urlsession-raw --base-url "$BASE_URL" --count "$SEQ_URLSESSION" -- \
@@ -523,6 +595,10 @@ overhead_target() {
 overhead_target "Instructions per decoded GET over AsyncHTTPClient, over raw (%)" get-ahc 3
 overhead_target "The same with auth + retry + logging (%)" get-ahc-chain 3
 overhead_target "Instructions per decoded GET over URLSession, over raw (%)" get-urlsession 4
+target "Sequential GETs over AsyncHTTPClient, Courier/raw req/s (median of paired rounds)" \
+  "${LATENCY_RATIO[latency-ahc]:-}" "${LATENCY_RATIO[latency-ahc]:-}" "at least" 0.92
+target "Sequential GETs over URLSession, Courier/raw req/s (median of paired rounds)" \
+  "${LATENCY_RATIO[latency-urlsession]:-}" "${LATENCY_RATIO[latency-urlsession]:-}" "at least" 0.92
 target "$CONCURRENCY concurrent GETs over AsyncHTTPClient, Courier/raw req/s (best of 5 or more)" "${RATIO[get-64-ahc]}" \
   "${RATIO[get-64-ahc]}" "at least" 0.95
 target "File upload over AsyncHTTPClient, Courier/raw MB/s (median)" "${RATIO[upload-ahc]}" "${RATIO[upload-ahc]}" \
@@ -609,6 +685,19 @@ SWIFT_VERSION="$(swift --version 2>/dev/null | head -n 1 | sed 's/^.*Swift versi
   echo "  the difference measured, so the GET ratios swing between runs. For the hot path, count instructions per"
   echo "  request instead: \`valgrind --tool=callgrind\` on \`CourierBench get <variant> --count N\` for two counts,"
   echo "  divided by the difference (\`strip -g\` the binary first; valgrind 3.19 cannot read its debug info)."
+  echo
+  echo "## One call at a time"
+  echo
+  echo "What a user waits for: the same decoded GETs made one after another, $LATENCY_ROUNDS rounds of raw, Courier, raw,"
+  echo "each run its own process. Per-call wall times are each run's median and 99th percentile (the table shows the"
+  echo "median over the runs); the context switches are the process's voluntary ones (\`getrusage\`) over the calls,"
+  echo "each one a thread that slept waiting for another — a hop a call takes that the raw engine does not shows here"
+  echo "even when it costs no instructions. The ratio is each round's Courier rate over the mean of the two raw runs"
+  echo "beside it, so the machine's drift between rounds cancels; the median of the rounds, with their range."
+  echo
+  echo "| Scenario | p50 raw / Courier | p99 raw / Courier | Voluntary switches per call, raw / Courier | Courier/raw req/s |"
+  echo "|---|---:|---:|---:|---:|"
+  printf '%s\n' "${LATENCY_ROWS[@]}"
   echo
   echo "## Cache hits"
   echo

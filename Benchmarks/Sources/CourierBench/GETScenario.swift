@@ -122,11 +122,36 @@ enum GETScenario {
     let runner = GETRunner(variant, baseURL: baseURL)
     let warmUp = max(200, concurrency * 4)
     try await fetch(runner, count: warmUp, concurrency: concurrency)
+    let switchesBefore = ContextSwitches.now()
     let start = ContinuousClock.now
-    try await fetch(runner, count: count, concurrency: concurrency)
+    var latencies: Latencies?
+    if concurrency <= 1 {
+      var each = Latencies(capacity: count)
+      for _ in 0..<count {
+        let callStart = ContinuousClock.now
+        try await runner.fetch()
+        each.record(since: callStart)
+      }
+      latencies = each
+    } else {
+      try await fetch(runner, count: count, concurrency: concurrency)
+    }
     let seconds = secondsSince(start)
+    let switchesAfter = ContextSwitches.now()
     try await runner.shutdown()
-    return Measurement(value: Double(count) / seconds, unit: "req/s", operations: count, seconds: seconds)
+    var measurement = Measurement(value: Double(count) / seconds, unit: "req/s", operations: count, seconds: seconds)
+    let perCall = { (before: Int, after: Int) in String(format: "%.2f", Double(after - before) / Double(count)) }
+    measurement.extra = [
+      ("voluntary_switches_per_call", perCall(switchesBefore.voluntary, switchesAfter.voluntary)),
+      ("involuntary_switches_per_call", perCall(switchesBefore.involuntary, switchesAfter.involuntary)),
+    ]
+    if let latencies {
+      measurement.extra += [
+        ("p50_us", String(format: "%.1f", latencies.quantile(0.5))),
+        ("p99_us", String(format: "%.1f", latencies.quantile(0.99))),
+      ]
+    }
+    return measurement
   }
 
   private static func fetch(_ runner: GETRunner, count: Int, concurrency: Int) async throws {
