@@ -114,7 +114,11 @@ func fastConfiguration() -> Outbox.Configuration {
   @Test func classificationDeadLettersAndKeysAreTheSharedDeliveryLogic() async throws {
     try await withPostgres { server, postgres in
       try await withDemoServer { baseURL in
-        let client = APIClient(baseURL: baseURL) { $0.transport = AsyncHTTPClientTransport() }
+        let client = APIClient(baseURL: baseURL) {
+          $0.transport = AsyncHTTPClientTransport()
+          // A default field is not stored with the items, so that an item below has none at all.
+          $0.defaultHeaders[.acceptEncoding] = "identity"
+        }
         let outbox = try await Outbox(
           client: client, postgres: server.configuration(), options: testOptions("logic"),
           configuration: fastConfiguration())
@@ -153,6 +157,12 @@ func fastConfiguration() -> Outbox.Configuration {
         #expect(
           try await APIClient(baseURL: baseURL).value(Endpoint<Data>.get("/posts/\(postID)/image")) == Data("late".utf8)
         )
+        // An item with no header fields and no body.
+        let removal = try await outbox.enqueue(Endpoint<Data>.delete("/posts/\(postID)"), lane: "e")
+        try await outbox.waitUntilDrained()
+        let removed = try await outbox.items().first { $0.id == removal }
+        #expect(removed?.headerFields.isEmpty == true, "\(String(describing: removed?.headerFields))")
+        #expect(removed?.state == .delivered, "\(String(describing: removed?.reason))")
         // A dead letter requeued gets a new key.
         let key = try #require(items[poison]?.idempotencyKey)
         try await outbox.requeue(poison)

@@ -30,6 +30,7 @@ import Testing
   }
 
   @Test func noFieldsAndNoColumnReadAsNone() throws {
+    #expect(FieldCoding.encode(HTTPFields()).isEmpty, "no fields are stored as no bytes")
     #expect(try FieldCoding.decode(FieldCoding.encode(HTTPFields())).isEmpty)
     #expect(try FieldCoding.decode(nil).isEmpty)
     #expect(try FieldCoding.decode(Data()).isEmpty)

@@ -80,6 +80,21 @@ struct Post: Codable, Equatable, Sendable {
     #expect(try await outbox.pendingCount() == 0)
   }
 
+  @Test func anItemWithoutHeaderFieldsOrBodyIsStoredAndSent() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let transport = StubTransport(.delete("/posts/1").reply(.status(.noContent)))
+    let network = SwitchedNetwork(online: false)
+    let outbox = try outbox(transport, network: network, path: path)
+    _ = try await outbox.enqueue(Endpoint<Data>.delete("/posts/1"), lane: "posts")
+    let stored = try #require(try await outbox.items().first)
+    #expect(stored.headerFields.isEmpty)
+    network.set(online: true)
+    try await outbox.waitUntilDrained()
+    #expect(transport.requests.count == 1)
+    #expect(try await outbox.items().map(\.state) == [.delivered])
+  }
+
   @Test func aTransientFailureIsSentAgainWithTheSameKeyAfterTheServersRetryAfter() async throws {
     let (folder, path) = try temporaryDatabase()
     defer { try? FileManager.default.removeItem(at: folder) }
