@@ -23,7 +23,7 @@ extension PostgresOutboxStore {
       JOIN \(unescaped: names.lane) l ON l.name = heads.lane
       LEFT JOIN \(unescaped: names.item) d ON d.id = i.after_id
       WHERE l.paused_reason IS NULL
-        AND \(unescaped: mayTake)
+        AND (l.holder IS NULL OR l.holder = \(worker) OR l.lease_until < clock_timestamp())
       ORDER BY md5(l.name || \(worker))
       """
     return try await run { connection in

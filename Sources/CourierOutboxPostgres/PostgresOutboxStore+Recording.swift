@@ -72,8 +72,11 @@ extension PostgresOutboxStore {
   func fence(_ lane: String, on connection: PostgresConnection) async throws {
     let rows = try await connection.checkedQuery(
       """
-      UPDATE \(unescaped: names.lane) AS l SET lease_until = \(unescaped: renewedLease)
-      WHERE l.name = \(lane) AND \(unescaped: mayTake) RETURNING 1
+      UPDATE \(unescaped: names.lane) AS l
+      SET lease_until = CASE WHEN l.holder = \(worker)
+        THEN clock_timestamp() + make_interval(secs => \(leaseSeconds)) ELSE l.lease_until END
+      WHERE l.name = \(lane)
+        AND (l.holder IS NULL OR l.holder = \(worker) OR l.lease_until < clock_timestamp()) RETURNING 1
       """, logger: logger)
     for try await _ in rows { return }
     throw lostLease(lane)
@@ -96,8 +99,11 @@ extension PostgresOutboxStore {
     let rows = try await connection.checkedQuery(
       """
       WITH fence AS (
-        UPDATE \(unescaped: names.lane) AS l SET lease_until = \(unescaped: renewedLease)
-        WHERE l.name = \(lane) AND \(unescaped: mayTake) RETURNING 1)
+        UPDATE \(unescaped: names.lane) AS l
+        SET lease_until = CASE WHEN l.holder = \(worker)
+          THEN clock_timestamp() + make_interval(secs => \(leaseSeconds)) ELSE l.lease_until END
+        WHERE l.name = \(lane)
+          AND (l.holder IS NULL OR l.holder = \(worker) OR l.lease_until < clock_timestamp()) RETURNING 1)
       UPDATE \(unescaped: names.item) SET state = 'delivered', updated_at = \(date.timeIntervalSince1970),
         reason = NULL, response_status = \(response.status.code),
         response_headers = \(FieldCoding.encode(response.headerFields)), response_body = \(response.body),

@@ -23,15 +23,10 @@ package final class PostgresOutboxStore: OutboxStore {
   /// The lanes this worker holds now, renewed while their attempts are under way.
   let held = NIOLockedValueBox<Set<String>>([])
 
-  /// The condition on a lane row `l` under which this worker may take the lane: no one holds it, this worker does,
-  /// or its holder's lease ended. The worker's name is a UUID, written as a literal.
-  var mayTake: String { "(l.holder IS NULL OR l.holder = '\(worker)' OR l.lease_until < clock_timestamp())" }
-  /// A lane row `l`'s lease after a record: renewed when this worker holds the lane, as it was otherwise (a lane no one
-  /// holds is recorded on without being taken: a deadline's dead letter, found by the delivery loop).
-  var renewedLease: String {
-    "CASE WHEN l.holder = '\(worker)' THEN clock_timestamp() + make_interval(secs => \(leaseSeconds)) "
-      + "ELSE l.lease_until END"
-  }
+  // A lane row `l` may be taken when no one holds it, this worker does, or its holder's lease ended;
+  // a record renews the lease when this worker holds the lane, and leaves it as it was otherwise (a lane no one holds
+  // is recorded on without being taken: a deadline's dead letter, found by the delivery loop). Both are written out in
+  // each statement, every value bound.
 
   package var bodyFolder: URL? { nil }
   package var isShared: Bool { true }
@@ -117,7 +112,7 @@ package final class PostgresOutboxStore: OutboxStore {
       WITH candidate AS (
         SELECT l.name FROM \(unescaped: names.lane) l JOIN \(unescaped: names.item) i ON i.lane = l.name
         WHERE i.id = \(id.rawValue) AND i.state IN ('pending', 'sending') AND l.paused_reason IS NULL
-          AND \(unescaped: mayTake)
+          AND (l.holder IS NULL OR l.holder = \(worker) OR l.lease_until < clock_timestamp())
           AND i.id = (SELECT min(id) FROM \(unescaped: names.item)
             WHERE lane = l.name AND state IN ('pending', 'sending'))
         FOR UPDATE OF l SKIP LOCKED),
