@@ -117,10 +117,69 @@ extension Outbox {
     self.init(client: client, store: store, configuration: configuration)
   }
 
+  /// An outbox whose items live in PostgreSQL, reached through the service's own `postgres` client, which the service
+  /// runs — its `run()` in the service's task group, or the client among ServiceLifecycle's services — and shuts down;
+  /// the outbox never runs nor ends it.
+  ///
+  /// ```swift
+  /// let postgres = PostgresClient(configuration: database)
+  /// try await withThrowingDiscardingTaskGroup { group in
+  ///   group.addTask { await postgres.run() }
+  ///   let outbox = try await Outbox(client: api, postgres: postgres)
+  ///   await outbox.start()
+  ///   // …
+  /// }
+  /// ```
+  ///
+  /// Make it once the client runs: opening waits up to ``PostgresOutboxOptions/connectTimeout`` for a connection and
+  /// throws `OutboxError.Kind.storeUnreachable` when none comes. The outbox takes connections of the client as it
+  /// works — one it keeps to listen for other workers' changes, and up to `maxConcurrentLanes` + 1 more while it
+  /// delivers — so size the client's `maximumConnections` for them besides the service's own work. Its transactions
+  /// set their `statement_timeout` and `lock_timeout` for themselves (`SET LOCAL`, a fifth below
+  /// ``PostgresOutboxOptions/operationTimeout``), leaving the client's sessions as they are; the sessions must read
+  /// committed data (`read committed`, PostgreSQL's default), which opening checks.
+  ///
+  /// Throws as the initializer that takes a `PostgresClient.Configuration` does, and
+  /// `OutboxError.Kind.invalidRequest` when the client's sessions use another isolation level.
+  public init(
+    client: APIClient, postgres: PostgresClient, options: PostgresOutboxOptions = PostgresOutboxOptions(),
+    configuration: Configuration = Configuration()
+  ) async throws {
+    let names = try PostgresOutboxNames(schema: options.schema, table: options.tableName)
+    let logger = options.logger
+    do {
+      try await TimeLimit.run(options.connectTimeout) {
+        try await postgres.withConnection { connection in
+          let rows = try await connection.query("SELECT current_setting('transaction_isolation')", logger: logger)
+          for try await isolation in rows.decode(String.self) where isolation != "read committed" {
+            throw OutboxError(
+              .invalidRequest,
+              "The outbox on PostgreSQL needs sessions that read committed data, and this client's use "
+                + "\(isolation): set default_transaction_isolation to 'read committed' for its role or database")
+          }
+          try await PostgresOutboxSchema.migrate(names, on: connection, logger: logger)
+        }
+      }
+    } catch is TimeLimit.Exceeded {
+      throw OutboxError(
+        .storeUnreachable,
+        "The PostgreSQL client gave the outbox no connection within \(options.connectTimeout): check that its run() "
+          + "is running (in the service's task group or among its services), and its host, port and credentials")
+    } catch {
+      throw PostgresOutboxErrors.typed(error, names: names)
+    }
+    let lease = options.leaseDuration.components
+    let store = PostgresOutboxStore(
+      client: postgres, running: nil, timeoutsPerTransaction: options.statementTimeoutMilliseconds, names: names,
+      operationLimit: options.operationTimeout,
+      leaseSeconds: max(0.3, Double(lease.seconds) + Double(lease.attoseconds) / 1e18), logger: logger)
+    self.init(client: client, store: store, configuration: configuration)
+  }
+
   /// Stores `endpoint`'s request through `connection`, within the service's own transaction: the business change and
   /// the item commit or roll back together. Workers are woken when the transaction commits.
   ///
-  /// Only for an outbox made with ``init(client:postgres:options:configuration:)``, and a body in memory.
+  /// Only for an outbox stored in PostgreSQL, and a body in memory.
   @discardableResult
   public nonisolated func enqueue<Value>(
     _ endpoint: Endpoint<Value>, lane: String = "default", after: OutboxItem.ID? = nil,

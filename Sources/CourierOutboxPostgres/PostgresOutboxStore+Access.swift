@@ -21,7 +21,17 @@ extension PostgresOutboxStore {
       var attempt = 1
       while true {
         do {
-          return try await self.client.withTransaction(logger: self.logger) { connection in try await body(connection) }
+          return try await self.client.withTransaction(logger: self.logger) { connection in
+            if let milliseconds = self.timeoutsPerTransaction {
+              // The service's own sessions are left as they are: the limits hold for this transaction alone.
+              try await connection.checkedQuery(
+                """
+                SELECT set_config('statement_timeout', \("\(milliseconds)ms"), true),
+                  set_config('lock_timeout', \("\(milliseconds)ms"), true)
+                """, logger: self.logger)
+            }
+            return try await body(connection)
+          }
         } catch  where attempt < 3 && Self.mayRunAgain(error) {
           self.logger.debug("The outbox's transaction ran again after \(error)")
           attempt += 1
@@ -50,7 +60,7 @@ extension PostgresOutboxStore {
   func guarded<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
     do {
       // A wait for one of the pool's connections ends with the cancellation at the limit; a statement ends earlier,
-      // by the session's statement_timeout (see `Outbox(client:postgres:options:configuration:)`).
+      // by the statement_timeout of the session (the store's own pool) or of the transaction (the service's client).
       return try await TimeLimit.run(operationLimit, work)
     } catch is TimeLimit.Exceeded {
       throw OutboxError(

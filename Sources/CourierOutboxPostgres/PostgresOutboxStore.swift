@@ -34,16 +34,21 @@ package final class PostgresOutboxStore: OutboxStore {
   /// How long one operation on the store may take before it counts as lost (see ``guarded(_:)``):
   /// `PostgresOutboxOptions.operationTimeout`.
   let operationLimit: Duration
-  /// The pool's `run()`, ended with the store.
-  let running: Task<Void, Never>
+  /// The pool's `run()`, ended with the store; `nil` for the service's own client, which the service runs and ends.
+  let running: Task<Void, Never>?
+  /// The `statement_timeout` and `lock_timeout` the store's transactions set for themselves (`SET LOCAL`), in
+  /// milliseconds: on the service's own client, whose sessions the store must leave as they are. `nil` on the
+  /// store's own pool, whose sessions start with them.
+  let timeoutsPerTransaction: Int64?
 
   init(
-    client: PostgresClient, running: Task<Void, Never>, names: PostgresOutboxNames, operationLimit: Duration,
-    leaseSeconds: Double, logger: Logger
+    client: PostgresClient, running: Task<Void, Never>?, timeoutsPerTransaction: Int64? = nil,
+    names: PostgresOutboxNames, operationLimit: Duration, leaseSeconds: Double, logger: Logger
   ) {
     self.client = client
     self.operationLimit = operationLimit
     self.running = running
+    self.timeoutsPerTransaction = timeoutsPerTransaction
     self.names = names
     self.worker = UUID().uuidString.lowercased()
     self.leaseSeconds = leaseSeconds
@@ -51,7 +56,7 @@ package final class PostgresOutboxStore: OutboxStore {
   }
 
   deinit {
-    running.cancel()
+    running?.cancel()
   }
 
   // MARK: Writing

@@ -174,6 +174,80 @@ func fastConfiguration() -> Outbox.Configuration {
   }
 
   @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test func anOutboxOnTheServicesOwnClientDeliversAndLeavesItsSessionsAndItsRunAlone() async throws {
+    try await withPostgres { _, postgres in
+      try await withDemoServer { baseURL in
+        let client = APIClient(baseURL: baseURL) { $0.transport = AsyncHTTPClientTransport() }
+        var outbox: Outbox? = try await Outbox(
+          client: client, postgres: postgres, options: testOptions("shared"), configuration: fastConfiguration())
+        let first = try await outbox?.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "one")), lane: "a")
+        let logger = Logger(label: "test")
+        let second = try await postgres.withTransaction(logger: logger) { connection in
+          try await outbox?.enqueue(
+            Endpoint<Data>.post("/posts", body: FleetPost(title: "two")), lane: "a", on: connection)
+        }
+        try await outbox?.waitUntilDrained()
+        let states = try await outbox?.items().map(\.state)
+        #expect(states == [.delivered, .delivered])
+        #expect(try await outbox?.items().map(\.id) == [first, second].compactMap { $0 })
+        // The outbox's transactions set its limits for themselves (a fifth below the 90 s operation timeout)…
+        let store = try #require(outbox?.store as? PostgresOutboxStore)
+        let limits = try await store.transaction { connection in
+          var limits: [String] = []
+          let query: PostgresQuery = "SELECT current_setting('statement_timeout'), current_setting('lock_timeout')"
+          for try await (statement, lock) in try await connection.query(query, logger: logger).decode(
+            (String, String).self)
+          {
+            limits = [statement, lock]
+          }
+          return limits
+        }
+        #expect(limits == ["72s", "72s"])
+        // … and for themselves alone: the service's sessions keep theirs.
+        for try await timeout in try await postgres.query("SHOW statement_timeout", logger: logger).decode(String.self)
+        {
+          #expect(timeout == "0")
+        }
+        await outbox?.stop()
+        outbox = nil
+        // The client still runs once the outbox is gone: the service ends it, not the outbox.
+        var answered = false
+        for try await one in try await postgres.query("SELECT 1", logger: logger).decode(Int.self) {
+          answered = one == 1
+        }
+        #expect(answered)
+      }
+    }
+  }
+
+  @Test func anOutboxOnAClientThatIsNotRunningOrReadsOtherwiseSaysWhatToFix() async throws {
+    try await withPostgres { server, _ in
+      let api = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!)
+      // Never run: opening ends at its connect timeout and says to run the client.
+      let idle = PostgresClient(configuration: server.configuration())
+      var options = testOptions("idle")
+      options.connectTimeout = .milliseconds(300)
+      await #expect {
+        _ = try await Outbox(client: api, postgres: idle, options: options)
+      } throws: { error in
+        let error = error as? OutboxError
+        return error?.kind == .storeUnreachable && error?.message.contains("run()") == true
+      }
+      // A client whose sessions read a snapshot of the transaction's start, not committed data.
+      var snapshot = server.configuration()
+      snapshot.options.additionalStartupParameters = [("default_transaction_isolation", "repeatable read")]
+      let other = PostgresClient(configuration: snapshot)
+      let running = Task { await other.run() }
+      defer { running.cancel() }
+      await #expect {
+        _ = try await Outbox(client: api, postgres: other, options: testOptions("snapshot"))
+      } throws: { error in
+        let error = error as? OutboxError
+        return error?.kind == .invalidRequest && error?.message.contains("repeatable read") == true
+      }
+    }
+  }
+
   @Test func anItemPastItsDeadlineInALaneNoOneHoldsBecomesADeadLetter() async throws {
     try await withPostgres { server, postgres in
       let api = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!)

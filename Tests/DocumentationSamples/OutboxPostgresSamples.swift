@@ -12,14 +12,10 @@ enum ServerFleetsSamples {
     var order: Int
   }
 
-  /// ServerFleets.md's first sample.
-  static func enqueue(
-    api: APIClient, postgres: PostgresClient, secret: String, tls: TLSConfiguration, order: Int, logger: Logger
-  ) async throws {
-    let database = PostgresClient.Configuration(
-      host: "db.internal", username: "orders", password: secret, database: "orders", tls: .require(tls))
+  /// ServerFleets.md's first sample: the outbox on the service's own client.
+  static func enqueue(api: APIClient, postgres: PostgresClient, order: Int, logger: Logger) async throws {
     let outbox = try await Outbox(
-      client: api, postgres: database, options: PostgresOutboxOptions(schema: "outbox", tableName: "webhooks"))
+      client: api, postgres: postgres, options: PostgresOutboxOptions(schema: "outbox", tableName: "webhooks"))
     await outbox.start()
 
     try await postgres.withTransaction(logger: logger) { connection in
@@ -27,5 +23,12 @@ enum ServerFleetsSamples {
       try await outbox.enqueue(
         Endpoint<Data>.post("/hooks/paid", body: PaidEvent(order: order)), lane: "order-\(order)", on: connection)
     }
+  }
+
+  /// The configuration-based initializer's sample, in its documentation comment.
+  static func ownPool(api: APIClient, secret: String, tls: TLSConfiguration) async throws -> Outbox {
+    let database = PostgresClient.Configuration(
+      host: "db.internal", username: "orders", password: secret, database: "orders", tls: .require(tls))
+    return try await Outbox(client: api, postgres: database)
   }
 }
