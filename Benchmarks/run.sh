@@ -220,6 +220,14 @@ prime_memory() {
   dd if=/dev/zero of="$WORK/prime.bin" bs=1M count=$((2 * LARGE_MIB + LARGE_MIB / 5)) status=none
   rm -f "$WORK/prime.bin"
 }
+# split_sides <raw args> -- <courier args>: sets the caller's raw_args and courier_args (declared local there).
+split_sides() {
+  local seen_separator=0 argument
+  for argument in "$@"; do
+    if [[ $argument == -- ]]; then seen_separator=1; continue; fi
+    if ((seen_separator)); then courier_args+=("$argument"); else raw_args+=("$argument"); fi
+  done
+}
 # pair <key> <title> <rounds> <raw args> -- <courier args>: alternates raw and Courier runs, keeps the best rate of
 # each and the highest peak RSS, and reports each side's spread between runs. With STABLE=1 before the call (the
 # transfers), each side first runs once unmeasured (the first transfer after nginx starts is up to 3× slower), then
@@ -228,11 +236,8 @@ prime_memory() {
 pair() {
   local key=$1 title=$2 rounds=$3
   shift 3
-  local raw_args=() courier_args=() seen_separator=0
-  for argument in "$@"; do
-    if [[ $argument == -- ]]; then seen_separator=1; continue; fi
-    if ((seen_separator)); then courier_args+=("$argument"); else raw_args+=("$argument"); fi
-  done
+  local raw_args=() courier_args=()
+  split_sides "$@"
   local raw_values=() courier_values=() raw_rss=0 courier_rss=0 unit="" round=0 raw_spread=0 courier_spread=0
   local stable=${STABLE:-0} raw_quartiles=0 courier_quartiles=0
   if ((stable)); then
@@ -302,11 +307,8 @@ declare -A LATENCY_RATIO=()
 latency() {
   local key=$1 title=$2 rounds=$3
   shift 3
-  local raw_args=() courier_args=() seen_separator=0
-  for argument in "$@"; do
-    if [[ $argument == -- ]]; then seen_separator=1; continue; fi
-    if ((seen_separator)); then courier_args+=("$argument"); else raw_args+=("$argument"); fi
-  done
+  local raw_args=() courier_args=()
+  split_sides "$@"
   local lines=() round
   for ((round = 1; round <= rounds; round++)); do
     for side in raw courier raw; do
