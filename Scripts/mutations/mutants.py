@@ -115,8 +115,9 @@ MUTANTS = [
     {
         "name": "a worker takes a lane another worker holds (the lease ignored)",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
-        "old": "var mayTake: String { \"(l.holder IS NULL OR l.holder = '\\(worker)' OR l.lease_until < clock_timestamp())\" }",
-        "new": "var mayTake: String { \"true\" }",
+        "old": "          AND (l.holder IS NULL OR l.holder = \\(worker) OR l.lease_until < clock_timestamp())\n"
+        + "          AND i.id = (SELECT min(id)",
+        "new": "          AND i.id = (SELECT min(id)",
         "tests": "PostgresFleetTests/fourWorkerProcesses",
     },
     {
@@ -129,15 +130,15 @@ MUTANTS = [
     {
         "name": "a worker whose lease was taken still records its attempt (no fence)",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore+Recording.swift",
-        "old": "AND \\(unescaped: mayTake) RETURNING 1",
+        "old": "AND (l.holder IS NULL OR l.holder = \\(worker) OR l.lease_until < clock_timestamp()) RETURNING 1",
         "new": "RETURNING 1",
         "tests": "PostgresOutboxTests/aWorkerWhoseLeaseEndedAndWasTakenRecordsNothing",
     },
     {
         "name": "a record on a lane no worker holds is refused (a deadline's dead letter spins)",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore+Recording.swift",
-        "old": "WHERE l.name = \\(lane) AND \\(unescaped: mayTake) RETURNING 1",
-        "new": "WHERE l.name = \\(lane) AND l.holder = '\\(worker)' RETURNING 1",
+        "old": "(l.holder IS NULL OR l.holder = \\(worker) OR l.lease_until < clock_timestamp()) RETURNING 1",
+        "new": "l.holder = \\(worker) RETURNING 1",
         "tests": "PostgresOutboxTests/anItemPastItsDeadlineInALaneNoOneHoldsBecomesADeadLetter",
     },
     {
@@ -195,5 +196,19 @@ MUTANTS = [
         "old": "    for runner in runners { await runner.value }\n    leaveWaiters.removeValue(forKey: id)?.resume()",
         "new": "    let flying = inFlight\n    while !flying.isDisjoint(with: inFlight) { await Task.yield() }\n    leaveWaiters.removeValue(forKey: id)?.resume()",
         "tests": "OutboxAppTests/anItemClaimedAfterTheAppLeftTheForeground",
+    },
+    {
+        "name": "a success whose body was lost on the way is recorded as delivered (its dependants bound to nothing)",
+        "file": "Sources/CourierOutbox/DeliveryDecision.swift",
+        "old": "if (200..<400).contains(status.code), error.kind != .responseTooLarge {",
+        "new": "if (200..<400).contains(status.code), error.kind == .invalidURL {",
+        "tests": "OutboxBindingTests/aSuccessWhoseBodyIsLostOnTheWay|DeliveryDecisionTests",
+    },
+    {
+        "name": "the PostgreSQL outbox on the service's client sets no time limits for its transactions",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore+Access.swift",
+        "old": "if let milliseconds = self.timeoutsPerTransaction {",
+        "new": "if let milliseconds = self.timeoutsPerTransaction, milliseconds < 0 {",
+        "tests": "PostgresOutboxTests/anOutboxOnTheServicesOwnClient",
     },
 ]
