@@ -94,20 +94,7 @@ enum PostgresOutboxSchema {
           lease_until TIMESTAMPTZ
         )
         """,
-      ],
-      // 2: the items' times as `timestamptz`, like the lanes' leases, where they were seconds since 1970.
-      [
-        """
-        ALTER TABLE \(names.item)
-          ALTER COLUMN not_before TYPE TIMESTAMPTZ USING to_timestamp(not_before),
-          ALTER COLUMN give_up_after TYPE TIMESTAMPTZ USING to_timestamp(give_up_after),
-          ALTER COLUMN enqueued_at TYPE TIMESTAMPTZ USING to_timestamp(enqueued_at),
-          ALTER COLUMN next_attempt_at TYPE TIMESTAMPTZ USING to_timestamp(next_attempt_at),
-          ALTER COLUMN updated_at TYPE TIMESTAMPTZ USING to_timestamp(updated_at),
-          ALTER COLUMN held_until TYPE TIMESTAMPTZ USING to_timestamp(held_until),
-          ALTER COLUMN handed_off_at TYPE TIMESTAMPTZ USING to_timestamp(handed_off_at)
-        """
-      ],
+      ]
     ]
   }
 

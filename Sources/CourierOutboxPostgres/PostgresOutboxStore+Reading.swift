@@ -144,8 +144,8 @@ extension PostgresOutboxStore {
       headerFields: try FieldCoding.decode(try row[6].decode(Data.self)), bodyLength: try row[7].decode(Int.self),
       idempotencyKey: try row[8].decode(String.self), after: after.map(OutboxItem.ID.init(rawValue:)),
       state: OutboxItem.State(rawValue: state) ?? .quarantined, attempts: try row[11].decode(Int.self),
-      enqueuedAt: try row[12].decode(Date.self),
-      nextAttemptAt: try row[13].decode(Date.self),
+      enqueuedAt: Date(timeIntervalSince1970: try row[12].decode(Double.self)),
+      nextAttemptAt: Date(timeIntervalSince1970: try row[13].decode(Double.self)),
       responseStatus: try row[14].decode(Int?.self).map { HTTPResponse.Status(code: $0) },
       reason: try row[15].decode(String?.self))
   }
@@ -153,18 +153,18 @@ extension PostgresOutboxStore {
   /// A lane's first item, from a row that starts with ``itemColumns`` followed by its dependency's state.
   static func candidate(_ row: PostgresRandomAccessRow) throws -> Candidate {
     let dependency = try row[columnCount].decode(String?.self).flatMap(OutboxItem.State.init(rawValue:))
-    let notBefore = try row[16].decode(Date?.self)
-    let giveUpAfter = try row[17].decode(Date?.self)
+    let notBefore = try row[16].decode(Double?.self)
+    let giveUpAfter = try row[17].decode(Double?.self)
     let rule = try row[18].decode(String.self)
     let constraints = OutboxConstraints(
       allowsExpensiveNetwork: try row[19].decode(Bool.self), allowsConstrainedNetwork: try row[20].decode(Bool.self),
-      notBefore: notBefore,
-      giveUpAfter: giveUpAfter,
+      notBefore: notBefore.map(Date.init(timeIntervalSince1970:)),
+      giveUpAfter: giveUpAfter.map(Date.init(timeIntervalSince1970:)),
       ifDependencyFails: DependencyFailure(rawValue: rule) ?? .cancel)
     return Candidate(
       item: try item(row), constraints: constraints, dependency: dependency,
-      heldUntil: try row[21].decode(Date?.self),
-      handedOff: try row[22].decode(Date?.self) != nil)
+      heldUntil: try row[21].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
+      handedOff: try row[22].decode(Double?.self) != nil)
   }
 
   /// The stored request of `item`, with its body and digest at `position` and the one after.

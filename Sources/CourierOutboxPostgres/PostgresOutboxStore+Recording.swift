@@ -24,7 +24,7 @@ extension PostgresOutboxStore {
   ) async throws
     -> RecordResult
   {
-    let now = date
+    let now = date.timeIntervalSince1970
     let item = names.item
     return try await transaction { connection in
       if case .delivered(let response) = record {
@@ -37,8 +37,8 @@ extension PostgresOutboxStore {
       case .retry(let at, let heldUntil, let reason):
         try await connection.checkedQuery(
           """
-          UPDATE \(unescaped: item) SET state = 'pending', next_attempt_at = \(at),
-            held_until = \(heldUntil), updated_at = \(now), reason = \(reason),
+          UPDATE \(unescaped: item) SET state = 'pending', next_attempt_at = \(at.timeIntervalSince1970),
+            held_until = \(heldUntil?.timeIntervalSince1970), updated_at = \(now), reason = \(reason),
             handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
           """, logger: self.logger)
       case .pauseLane(let reason):
@@ -104,7 +104,7 @@ extension PostgresOutboxStore {
           THEN clock_timestamp() + make_interval(secs => \(leaseSeconds)) ELSE l.lease_until END
         WHERE l.name = \(lane)
           AND (l.holder IS NULL OR l.holder = \(worker) OR l.lease_until < clock_timestamp()) RETURNING 1)
-      UPDATE \(unescaped: names.item) SET state = 'delivered', updated_at = \(date),
+      UPDATE \(unescaped: names.item) SET state = 'delivered', updated_at = \(date.timeIntervalSince1970),
         reason = NULL, response_status = \(response.status.code),
         response_headers = \(FieldCoding.encode(response.headerFields)), response_body = \(response.body),
         body = NULL, result_handled = false, handed_off_at = NULL
@@ -150,7 +150,7 @@ extension PostgresOutboxStore {
       } catch let error as OutboxError {
         try await connection.checkedQuery(
           """
-          UPDATE \(unescaped: names.item) SET state = 'deadLetter', updated_at = \(date),
+          UPDATE \(unescaped: names.item) SET state = 'deadLetter', updated_at = \(date.timeIntervalSince1970),
             reason = \(error.message), result_handled = false WHERE id = \(dependant.rawValue)
           """, logger: logger)
         failures.append(BindingFailure(id: dependant, error: error))

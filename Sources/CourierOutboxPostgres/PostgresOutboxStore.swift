@@ -89,7 +89,7 @@ package final class PostgresOutboxStore: OutboxStore {
       }
     }
     let constraints = item.constraints
-    let enqueuedAt = item.enqueuedAt
+    let enqueuedAt = item.enqueuedAt.timeIntervalSince1970
     let query: PostgresQuery = try """
     WITH new AS (
       INSERT INTO \(unescaped: names.item) (lane, kind, kind_version, method, target, headers, body, body_length,
@@ -99,7 +99,7 @@ package final class PostgresOutboxStore: OutboxStore {
         \(FieldCoding.encode(request.headerFields)), \(request.body), \(request.bodyLength), \(request.bodyDigest),
         \(request.idempotencyKey), \(item.after?.rawValue), \(constraints.ifDependencyFails.rawValue),
         \(constraints.allowsExpensiveNetwork), \(constraints.allowsConstrainedNetwork),
-        \(constraints.notBefore), \(constraints.giveUpAfter),
+        \(constraints.notBefore?.timeIntervalSince1970), \(constraints.giveUpAfter?.timeIntervalSince1970),
         'pending', \(enqueuedAt), \(enqueuedAt), \(enqueuedAt), \(bindings))
       RETURNING id),
     lane AS (INSERT INTO \(unescaped: names.lane) (name) VALUES (\(item.lane)) ON CONFLICT DO NOTHING)
@@ -164,7 +164,7 @@ package final class PostgresOutboxStore: OutboxStore {
     _ id: OutboxItem.ID, from: Set<OutboxItem.State>, to: OutboxItem.State, reason: String?, newKey: String?,
     at date: Date
   ) async throws -> Bool {
-    let now = date
+    let now = date.timeIntervalSince1970
     let states = from.map(\.rawValue)
     let query: PostgresQuery =
       if let newKey {
@@ -191,7 +191,7 @@ package final class PostgresOutboxStore: OutboxStore {
         let rows = try await connection.checkedQuery(
           """
           UPDATE \(unescaped: self.names.item) SET state = 'cancelled', reason = \(reason),
-            updated_at = \(date)
+            updated_at = \(date.timeIntervalSince1970)
           WHERE after_id = \(next) AND state IN ('pending', 'sending') AND if_dependency_fails = 'cancel'
           RETURNING id
           """, logger: self.logger)
@@ -225,14 +225,14 @@ package final class PostgresOutboxStore: OutboxStore {
   package func restartRetention(_ id: OutboxItem.ID, at date: Date) async throws {
     _ = try await changes(
       """
-      UPDATE \(unescaped: names.item) SET enqueued_at = \(date) WHERE id = \(id.rawValue)
+      UPDATE \(unescaped: names.item) SET enqueued_at = \(date.timeIntervalSince1970) WHERE id = \(id.rawValue)
       """)
   }
 
   package func markHandedOff(_ id: OutboxItem.ID, at date: Date) async throws {
     _ = try await changes(
       """
-      UPDATE \(unescaped: names.item) SET handed_off_at = \(date)
+      UPDATE \(unescaped: names.item) SET handed_off_at = \(date.timeIntervalSince1970)
       WHERE id = \(id.rawValue) AND state = 'sending'
       """)
   }
@@ -263,7 +263,7 @@ package final class PostgresOutboxStore: OutboxStore {
   }
 
   package func edit(_ id: OutboxItem.ID, request: StoredRequest, at date: Date) async throws -> Bool {
-    let now = date
+    let now = date.timeIntervalSince1970
     return try await changes(
       """
       UPDATE \(unescaped: names.item) SET headers = \(FieldCoding.encode(request.headerFields)),

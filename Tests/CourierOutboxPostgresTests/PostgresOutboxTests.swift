@@ -355,44 +355,7 @@ func fastConfiguration() -> Outbox.Configuration {
       {
         versions.append(version)
       }
-      #expect(versions == [1, 2])
-    }
-  }
-
-  @Test func tablesOfTheFirstVersionKeepTheirItemsTimesAsTimestamps() async throws {
-    try await withPostgres { _, postgres in
-      let logger = Logger(label: "test")
-      // Tables as version 1 made them, with an item whose times are seconds since 1970.
-      let names = try PostgresOutboxNames(schema: "public", table: "first")
-      for statement in PostgresOutboxSchema.migrations(names)[0] {
-        try await postgres.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-      }
-      try await postgres.query("CREATE TABLE first_version (version INTEGER NOT NULL)", logger: logger)
-      try await postgres.query("INSERT INTO first_version (version) VALUES (1)", logger: logger)
-      try await postgres.query(
-        """
-        INSERT INTO first_item (lane, kind, kind_version, method, target, headers, body_length, body_digest,
-          idempotency_key, if_dependency_fails, allows_expensive, allows_constrained, not_before, state,
-          enqueued_at, next_attempt_at, updated_at)
-        VALUES ('a', 'request', 1, 'POST', '/posts', ''::bytea, 0, '', 'key', 'cancel', true, true,
-          1800000600.5, 'pending', 1800000000.25, 1800000300, 1800000000.25)
-        """, logger: logger)
-      let outbox = try await Outbox(
-        client: APIClient(baseURL: URL(string: "http://127.0.0.1:9")!), postgres: postgres,
-        options: testOptions("first"))
-      let item = try #require(try await outbox.items().first)
-      #expect(item.enqueuedAt == Date(timeIntervalSince1970: 1_800_000_000.25))
-      #expect(item.nextAttemptAt == Date(timeIntervalSince1970: 1_800_000_300))
-      let store = try #require(outbox.store as? PostgresOutboxStore)
-      let head = try #require(try await store.laneHead("a"))
-      #expect(head.constraints.notBefore == Date(timeIntervalSince1970: 1_800_000_600.5))
-      var types: [String] = []
-      let query: PostgresQuery = """
-        SELECT data_type FROM information_schema.columns
-        WHERE table_name = 'first_item' AND column_name LIKE '%_at' ORDER BY column_name
-        """
-      for try await type in try await postgres.query(query, logger: logger).decode(String.self) { types.append(type) }
-      #expect(types == Array(repeating: "timestamp with time zone", count: 4))
+      #expect(versions == [1])
     }
   }
 
