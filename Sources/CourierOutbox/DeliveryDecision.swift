@@ -42,14 +42,14 @@ package enum DeliveryDecision: Sendable, Equatable {
   /// A failure after the head decides by its status, except a success whose body was lost on the way (the connection
   /// dropped, the deadline cut it): the server applied the item, but what it answered is not known, and the items
   /// bound to that answer would be bound to nothing. It is sent again with its key, so that a server that honours
-  /// `Idempotency-Key` answers with what it stored. A success too large to keep stays delivered: sending it again
-  /// would bring the same answer.
+  /// `Idempotency-Key` answers with what it stored. Any other failure after a success's head stays delivered, as
+  /// sending again would fail the same way: a redirect the client refuses, a body too large to keep or to inflate.
   package static func decide(failure: any Error) -> DeliveryDecision {
     guard let error = failure as? CourierError else {
       return .retry(reason: "the request failed: \(failure)", retryAfter: nil)
     }
     if let status = error.status, let response = error.response {
-      if (200..<400).contains(status.code), error.kind != .responseTooLarge {
+      if (200..<400).contains(status.code), error.kind == .connectionLost || error.kind == .timeout {
         return .retry(
           reason: "the server answered \(status.code), but its body was lost: \(error.detail)", retryAfter: nil)
       }

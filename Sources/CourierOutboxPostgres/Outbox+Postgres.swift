@@ -17,8 +17,8 @@ public struct PostgresOutboxOptions: Sendable {
   public var connectTimeout: Duration
   /// How long one of the store's operations (a claim, a record, a read) may take before it throws
   /// `OutboxError.Kind.storeUnreachable` and is cancelled: what it was recording is recorded again, or the item sent
-  /// again with its key. The sessions' `statement_timeout` and `lock_timeout` are set a fifth below it, so that no
-  /// statement outlives the operation that made it.
+  /// again with its key. The `statement_timeout` and `lock_timeout` of the outbox's sessions (or, on the service's own
+  /// client, of its transactions) are set a fifth below it, so that no statement outlives the operation that made it.
   public var operationTimeout: Duration
   /// Where the store logs its queries and reconnections.
   public var logger: Logger
@@ -134,10 +134,11 @@ extension Outbox {
   /// Make it once the client runs: opening waits up to ``PostgresOutboxOptions/connectTimeout`` for a connection and
   /// throws `OutboxError.Kind.storeUnreachable` when none comes. The outbox takes connections of the client as it
   /// works — one it keeps to listen for other workers' changes, and up to `maxConcurrentLanes` + 1 more while it
-  /// delivers — so size the client's `maximumConnections` for them besides the service's own work. Its transactions
-  /// set their `statement_timeout` and `lock_timeout` for themselves (`SET LOCAL`, a fifth below
-  /// ``PostgresOutboxOptions/operationTimeout``), leaving the client's sessions as they are; the sessions must read
-  /// committed data (`read committed`, PostgreSQL's default), which opening checks.
+  /// delivers — so size the client's `maximumConnections` for them besides the service's own work. Every statement
+  /// it runs is in a transaction that sets its `statement_timeout` and `lock_timeout` for itself (`SET LOCAL`, a fifth
+  /// below ``PostgresOutboxOptions/operationTimeout``), leaving the client's sessions as they are: one to three round
+  /// trips more per operation than on the outbox's own pool. The sessions must read committed data (`read committed`,
+  /// PostgreSQL's default), which opening checks.
   ///
   /// Throws as the initializer that takes a `PostgresClient.Configuration` does, and
   /// `OutboxError.Kind.invalidRequest` when the client's sessions use another isolation level.
@@ -151,7 +152,9 @@ extension Outbox {
       try await TimeLimit.run(options.connectTimeout) {
         try await postgres.withConnection { connection in
           let rows = try await connection.query("SELECT current_setting('transaction_isolation')", logger: logger)
-          for try await isolation in rows.decode(String.self) where isolation != "read committed" {
+          // PostgreSQL runs `read uncommitted` as `read committed`.
+          for try await isolation in rows.decode(String.self)
+          where isolation != "read committed" && isolation != "read uncommitted" {
             throw OutboxError(
               .invalidRequest,
               "The outbox on PostgreSQL needs sessions that read committed data, and this client's use "

@@ -8,9 +8,12 @@ import PostgresNIO
 // How the store reaches PostgreSQL: a connection of the pool or a transaction, each operation under a time limit,
 // with its errors typed.
 extension PostgresOutboxStore {
-  /// Runs `body` on a connection of the pool, with the store's errors typed.
+  /// Runs `body` on a connection of the pool, with the store's errors typed. On the service's own client, whose
+  /// sessions have no limits of the store's, it runs in a transaction that sets them (see ``transaction(_:)``), so
+  /// that no statement outlives the operation: a claim given up at the limit never commits later.
   func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-    try await guarded { try await self.client.withConnection { connection in try await body(connection) } }
+    if timeoutsPerTransaction != nil { return try await transaction(body) }
+    return try await guarded { try await self.client.withConnection { connection in try await body(connection) } }
   }
 
   /// Runs `body` in a transaction, with the store's errors typed. A transaction PostgreSQL chose to end for a

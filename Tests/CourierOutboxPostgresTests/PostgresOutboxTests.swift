@@ -203,6 +203,18 @@ func fastConfiguration() -> Outbox.Configuration {
           return limits
         }
         #expect(limits == ["72s", "72s"])
+        // So do its statements outside a transaction of their own (a claim, a read), which run in one that sets them.
+        let alone = try await store.run { connection in
+          var limits: [String] = []
+          let query: PostgresQuery = "SELECT current_setting('statement_timeout'), current_setting('lock_timeout')"
+          for try await (statement, lock) in try await connection.query(query, logger: logger).decode(
+            (String, String).self)
+          {
+            limits = [statement, lock]
+          }
+          return limits
+        }
+        #expect(alone == ["72s", "72s"])
         // … and for themselves alone: the service's sessions keep theirs.
         for try await timeout in try await postgres.query("SHOW statement_timeout", logger: logger).decode(String.self)
         {

@@ -323,8 +323,10 @@ struct Post: Codable, Equatable, Sendable {
       #expect({ if case .deadLetter = after(422, kind) { true } else { false } }(), "a refusal stays refused")
       #expect({ if case .retry = after(503, kind) { true } else { false } }())
     }
-    // Sending again would bring the same answer, too large again.
+    // Sending again would fail the same way: a body too large, a redirect the client refuses, an inflation refused.
     #expect(after(200, .responseTooLarge) == .delivered)
+    #expect(after(303, .redirect) == .delivered)
+    #expect(after(201, .transport) == .delivered)
   }
 
   @Test func retryAfterIsReadAsSecondsOrADate() {
