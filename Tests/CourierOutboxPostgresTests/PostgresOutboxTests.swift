@@ -192,28 +192,10 @@ func fastConfiguration() -> Outbox.Configuration {
         #expect(try await outbox?.items().map(\.id) == [first, second].compactMap { $0 })
         // The outbox's transactions set its limits for themselves (a fifth below the 90 s operation timeout)…
         let store = try #require(outbox?.store as? PostgresOutboxStore)
-        let limits = try await store.transaction { connection in
-          var limits: [String] = []
-          let query: PostgresQuery = "SELECT current_setting('statement_timeout'), current_setting('lock_timeout')"
-          for try await (statement, lock) in try await connection.query(query, logger: logger).decode(
-            (String, String).self)
-          {
-            limits = [statement, lock]
-          }
-          return limits
-        }
+        let limits = try await store.transaction { try await Self.timeLimits(on: $0, logger) }
         #expect(limits == ["72s", "72s"])
         // So do its statements outside a transaction of their own (a claim, a read), which run in one that sets them.
-        let alone = try await store.run { connection in
-          var limits: [String] = []
-          let query: PostgresQuery = "SELECT current_setting('statement_timeout'), current_setting('lock_timeout')"
-          for try await (statement, lock) in try await connection.query(query, logger: logger).decode(
-            (String, String).self)
-          {
-            limits = [statement, lock]
-          }
-          return limits
-        }
+        let alone = try await store.run { try await Self.timeLimits(on: $0, logger) }
         #expect(alone == ["72s", "72s"])
         // … and for themselves alone: the service's sessions keep theirs.
         for try await timeout in try await postgres.query("SHOW statement_timeout", logger: logger).decode(String.self)
@@ -230,6 +212,16 @@ func fastConfiguration() -> Outbox.Configuration {
         #expect(answered)
       }
     }
+  }
+
+  /// The `statement_timeout` and `lock_timeout` in force on `connection`.
+  static func timeLimits(on connection: PostgresConnection, _ logger: Logger) async throws -> [String] {
+    var limits: [String] = []
+    let query: PostgresQuery = "SELECT current_setting('statement_timeout'), current_setting('lock_timeout')"
+    for try await (statement, lock) in try await connection.query(query, logger: logger).decode((String, String).self) {
+      limits = [statement, lock]
+    }
+    return limits
   }
 
   @Test func anOutboxOnAClientThatIsNotRunningOrReadsOtherwiseSaysWhatToFix() async throws {
