@@ -198,6 +198,7 @@ import Darwin
       let request = try client.httpRequest(for: Endpoint<Data>.post("/upload/raw"))
       for newSize in [1_000, 3_000_000] {
         let file = try temporaryFile(Data(repeating: 7, count: 2_000_000))
+        defer { removeTemporaryFile(file) }
         let body = try BodyStream.file(at: file)
         try Data(repeating: 8, count: newSize).write(to: file)
         let error = await #expect(throws: CourierError.self) {
@@ -219,6 +220,7 @@ import Darwin
     let chunk = Data(repeating: 7, count: 64 * 1024)
     let total = 64 * chunk.count
     let file = try temporaryFile(Data(repeating: 7, count: total))
+    defer { removeTemporaryFile(file) }
     let body: HTTPClientRequest.Body
     if fromFile {
       body = .courier(try BodyStream.file(at: file), writtenBy: group)

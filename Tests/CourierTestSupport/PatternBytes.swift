@@ -20,3 +20,9 @@ public func temporaryFile(_ contents: Data, name: String = "file.bin") throws ->
   try contents.write(to: url)
   return url
 }
+
+/// Removes the folder of its own that ``temporaryFile(_:name:)`` made for `file` (or that a test made for a file it
+/// writes), with everything in it.
+public func removeTemporaryFile(_ file: URL) {
+  try? FileManager.default.removeItem(at: file.deletingLastPathComponent())
+}

@@ -25,6 +25,7 @@ struct UploadReport: Decodable, Sendable {
   @Test(arguments: TransportKind.allCases)
   func trickyNamesUnicodeFileNamesAndEmptyFilesRoundTrip(_ kind: TransportKind) async throws {
     let empty = try temporaryFile(Data(), name: "empty.txt")
+    defer { removeTemporaryFile(empty) }
     var form = MultipartFormData()
     form.append("plain value", name: "title")
     form.append("quoted", name: "say \"hi\"")
@@ -48,6 +49,7 @@ struct UploadReport: Decodable, Sendable {
   func manyPartsAndALargeFileArriveWhole(_ kind: TransportKind) async throws {
     let size = 20 * 1024 * 1024
     let file = try temporaryFile(patternData(count: size, offset: 7), name: "video.mp4")
+    defer { removeTemporaryFile(file) }
     var form = MultipartFormData()
     for index in 0..<100 { form.append("value \(index)", name: "field\(index)") }
     form.append(fileAt: file, name: "video")

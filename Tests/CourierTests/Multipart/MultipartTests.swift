@@ -41,6 +41,7 @@ struct MultipartTestError: Error, CustomStringConvertible {
 @Suite struct MultipartFormDataTests {
   @Test func framingHeadersAndLengthFollowRFC7578() async throws {
     let file = try temporaryFile(Data(repeating: 0xAB, count: 300_000), name: "photo.JPG")
+    defer { removeTemporaryFile(file) }
     var form = MultipartFormData(boundary: "b0undary")
     form.append("Summer ☀️", name: "album")
     form.append(Data([1, 2, 3]), name: "raw")
@@ -116,6 +117,7 @@ struct MultipartTestError: Error, CustomStringConvertible {
 
   @Test func emptyFormsAndEmptyFilesEncode() async throws {
     let empty = try temporaryFile(Data(), name: "empty.txt")
+    defer { removeTemporaryFile(empty) }
     var form = MultipartFormData(boundary: "e")
     form.append(fileAt: empty, name: "nothing")
     let (body, _) = try form.encoded()
@@ -128,6 +130,7 @@ struct MultipartTestError: Error, CustomStringConvertible {
 
   @Test func bodiesReplayForRetries() async throws {
     let file = try temporaryFile(Data("abc".utf8))
+    defer { removeTemporaryFile(file) }
     var form = MultipartFormData(boundary: "r")
     form.append(fileAt: file, name: "f")
     let (body, _) = try form.encoded()
@@ -152,6 +155,7 @@ struct MultipartTestError: Error, CustomStringConvertible {
 
   @Test func everyKindOfPropertyBecomesAPart() async throws {
     let photo = try temporaryFile(Data("png-bytes".utf8), name: "me.png")
+    defer { removeTemporaryFile(photo) }
     let form = try MultipartFormData(encoding: Profile(avatar: MultipartFile(fileURL: photo)))
     let (body, contentType) = try form.encoded()
     let boundary = String(contentType.dropFirst("multipart/form-data; boundary=".count))
@@ -196,6 +200,7 @@ struct MultipartTestError: Error, CustomStringConvertible {
 @Suite struct FileBodyTests {
   @Test func fileBodiesStreamInChunksWithTheirLength() async throws {
     let file = try temporaryFile(patternData(count: 1_000_000, step: 1))
+    defer { removeTemporaryFile(file) }
     let body = try BodyStream.file(at: file, chunkSize: 64 * 1024)
     #expect(body.length == 1_000_000)
     var chunks = 0
@@ -215,6 +220,7 @@ struct MultipartTestError: Error, CustomStringConvertible {
     }
     #expect(throws: CourierError.self) { try BodyStream.file(at: FileManager.default.temporaryDirectory) }
     let file = try temporaryFile(Data(count: 100))
+    defer { removeTemporaryFile(file) }
     let body = try BodyStream.file(at: file)
     try Data(count: 50).write(to: file)
     let error = await #expect(throws: CourierError.self) { try await body.collect() }

@@ -41,6 +41,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aWholeDownloadIsVerifiedAndMovedIntoPlace(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("whole.bin")
+    defer { removeTemporaryFile(destination) }
     try await withDemoServer(kind) { client, _ in
       let expected = try await Self.sha256(of: 3_000_000, client)
       let values = ProgressLog()
@@ -62,6 +63,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aDroppedConnectionIsResumedWithRangeAndTheChecksumMatches(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("resumed.bin")
+    defer { removeTemporaryFile(destination) }
     try await withDemoServer(kind) { client, _ in
       let expected = try await Self.sha256(of: 4_000_000, client)
       let values = ProgressLog()
@@ -85,6 +87,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aPartialFileLeftByAFailedCallIsResumedByTheNext(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("later.bin")
+    defer { removeTemporaryFile(destination) }
     try await withDemoServer(kind) { client, _ in
       let expected = try await Self.sha256(of: 4_000_000, client)
       let endpoint = Endpoint<Data>.get("/download/4000000/drop").query([
@@ -109,6 +112,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aPartialFileWithAStaleValidatorStartsOver(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("stale.bin")
+    defer { removeTemporaryFile(destination) }
     try await withDemoServer(kind) { client, server in
       let expected = try await Self.sha256(of: 100_000, client)
       try Self.leavePartial(
@@ -126,6 +130,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aCompletePartialFileFinishesOnA416(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("done.bin")
+    defer { removeTemporaryFile(destination) }
     try await withDemoServer(kind) { client, server in
       let whole = try await client.value(Endpoint<Data>.get("/download/5000"))
       try Self.leavePartial(
@@ -142,6 +147,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aChecksumMismatchIsTypedAndLeavesNothingBehind(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("bad.bin")
+    defer { removeTemporaryFile(destination) }
     try await withDemoServer(kind) { client, _ in
       let error = await #expect(throws: CourierError.self) {
         try await client.download(
@@ -159,6 +165,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func anExistingFileIsKeptWhenReplacingIsOff(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("keep.bin")
+    defer { removeTemporaryFile(destination) }
     try Data("mine".utf8).write(to: destination)
     try await withDemoServer(kind) { client, _ in
       let error = await #expect(throws: CourierError.self) {
@@ -176,6 +183,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aStatusErrorIsTypedAndKeepsTheServersMessage(_ kind: TransportKind) async throws {
     let destination = try Self.folder().appendingPathComponent("missing.bin")
+    defer { removeTemporaryFile(destination) }
     try await withDemoServer(kind) { client, _ in
       let error = await #expect(throws: CourierError.self) {
         try await client.download(Endpoint<Data>.get("/download/not-a-number"), to: destination)

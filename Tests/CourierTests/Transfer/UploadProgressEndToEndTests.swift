@@ -19,6 +19,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aFileUploadReportsProgressFromZeroToItsLength(_ kind: TransportKind) async throws {
     let file = try Self.patternFile()
+    defer { removeTemporaryFile(file) }
     try await withDemoServer(kind) { client, _ in
       let values = ProgressLog()
       let report = try await client.value(
@@ -38,6 +39,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aFileBodyIsSentWholeAgainAfterA307(_ kind: TransportKind) async throws {
     let file = try Self.patternFile()
+    defer { removeTemporaryFile(file) }
     try await withDemoServer(kind) { client, _ in
       let report = try await client.value(
         Endpoint<RawUploadReport>.post("/redirect/307").query(["to": "/upload/raw"]).body(.file(file)))
@@ -51,6 +53,7 @@ import Testing
   @Test(arguments: TransportKind.allCases)
   func aMultipartTaskDeliversEveryValueToALateConsumer(_ kind: TransportKind) async throws {
     let file = try Self.patternFile()
+    defer { removeTemporaryFile(file) }
     var form = MultipartFormData()
     form.append("A clip", name: "title")
     form.append(fileAt: file, name: "clip")
