@@ -354,9 +354,13 @@ struct HandoffTransport: HTTPTransport {
     do {
       try await uploader.upload(request, fromFile: file, item: item, attempt: attempt, network: network)
     } catch {
-      // No upload holds it: the attempt fails as any would, and is recorded.
+      // No upload holds it, and nothing was sent: the system refused to take it (its session was invalidated, the
+      // file could not be read). That says nothing about the request, so the attempt fails as a lost connection
+      // would — sent again after a backoff, with its key — never as a request that cannot be sent.
       try? await unmarkHandedOff(item, attempt)
-      throw error
+      throw CourierError(
+        .transport, "The system did not take the item's background upload: \(error)", request: request,
+        underlyingError: error)
     }
     return (HTTPResponse(status: .accepted, headerFields: [Self.header: "handed-off"]), BodyStream())
   }

@@ -17,19 +17,26 @@ final class RecordingUploader: BackgroundUploader {
     var network: BackgroundNetwork
   }
 
-  private let state: Locked<(uploads: [Upload], held: Set<OutboxItem.ID>)>
+  private let state: Locked<(uploads: [Upload], held: Set<OutboxItem.ID>, refusals: Int)>
 
   init(holding held: Set<OutboxItem.ID> = []) {
-    state = Locked(([], held))
+    state = Locked(([], held, 0))
   }
 
   var uploads: [Upload] { state.withLock { $0.uploads } }
+
+  /// Refuses the next `count` uploads, as a session invalidated meanwhile does.
+  func refuse(_ count: Int) { state.withLock { $0.refusals = count } }
 
   func upload(
     _ request: HTTPRequest, fromFile file: URL, item: OutboxItem.ID, attempt: Int, network: BackgroundNetwork
   ) async throws {
     let body = try Data(contentsOf: file)
-    state.withLock {
+    try state.withLock {
+      if $0.refusals > 0 {
+        $0.refusals -= 1
+        throw CourierError(.invalidRequest, "The background session was invalidated")
+      }
       $0.uploads.append(Upload(request: request, body: body, item: item, attempt: attempt, network: network))
       $0.held.insert(item)
     }
@@ -140,6 +147,26 @@ final class RecordingUploader: BackgroundUploader {
     #expect(item.state == .deadLetter)
     #expect(item.responseStatus == .badRequest)
     #expect(try FileManager.default.contentsOfDirectory(atPath: path + ".bodies").count == 1, "kept to requeue")
+  }
+
+  @Test func anUploadTheSystemRefusesToTakeIsTriedAgainNotADeadLetter() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let uploader = RecordingUploader()
+    uploader.refuse(1)
+    let outbox = try outbox(StubTransport(), path: path)
+    await outbox.useBackgroundUploader(uploader)
+    let id = try await outbox.enqueue(Endpoint<Data>.put("/posts/1/image").body(.data(picture(3))))
+    try await waitUntil("the refusal recorded") { try await outbox.items().first?.reason != nil }
+    let refused = try #require(try await outbox.items().first)
+    #expect(refused.state == .pending, "a session that refused the upload says nothing about the request")
+    #expect(refused.reason?.contains("did not take the item's background upload") == true, "\(refused.reason ?? "")")
+    #expect(uploader.uploads.isEmpty)
+    await outbox.drain()
+    try await waitUntil("the upload taken the second time") { uploader.uploads.count == 1 }
+    #expect(uploader.uploads.first?.item == id)
+    #expect(uploader.uploads.first?.attempt == 2)
+    #expect(try await outbox.items().first?.state == .sending)
   }
 
   @Test func afterARelaunchAnUploadTheSystemHoldsWaitsAndOneItLostIsHandedOffAgain() async throws {
