@@ -112,14 +112,14 @@ package final class PostgresOutboxStore: OutboxStore {
 
   package func markSending(_ id: OutboxItem.ID) async throws -> Claim {
     // The item must still be its lane's first waiting one, and the lane free, this worker's or its lease ended; a lane
-    // another worker is claiming right now is skipped, not waited for.
+    // another worker is claiming right now is skipped, not waited for. (The first waiting item: see `laneHead(_:on:)`.)
     let query: PostgresQuery = """
       WITH candidate AS (
         SELECT l.name FROM \(unescaped: names.lane) l JOIN \(unescaped: names.item) i ON i.lane = l.name
         WHERE i.id = \(id.rawValue) AND i.state IN ('pending', 'sending') AND l.paused_reason IS NULL
           AND (l.holder IS NULL OR l.holder = \(worker) OR l.lease_until < clock_timestamp())
-          AND i.id = (SELECT min(id) FROM \(unescaped: names.item)
-            WHERE lane = l.name AND state IN ('pending', 'sending'))
+          AND i.id = (SELECT id FROM \(unescaped: names.item)
+            WHERE lane = l.name AND state IN ('pending', 'sending') ORDER BY id LIMIT 1)
         FOR UPDATE OF l SKIP LOCKED),
       leased AS (
         UPDATE \(unescaped: names.lane) SET holder = \(worker),
