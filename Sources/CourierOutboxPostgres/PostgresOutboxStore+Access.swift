@@ -86,7 +86,7 @@ extension PostgresOutboxStore {
     try await run { connection in
       var items: [OutboxItem] = []
       for try await row in try await connection.checkedQuery(query, logger: self.logger) {
-        items.append(try Self.item(row.makeRandomAccess()))
+        items.append(try Self.item(row))
       }
       return items
     }

@@ -29,8 +29,7 @@ extension PostgresOutboxStore {
     return try await run { connection in
       var candidates: [Candidate] = []
       for try await row in try await connection.checkedQuery(query, logger: self.logger) {
-        let columns = row.makeRandomAccess()
-        let candidate = try Self.candidate(columns)
+        let candidate = try Self.candidate(row)
         if !busyLanes.contains(candidate.item.lane) { candidates.append(candidate) }
       }
       return candidates
@@ -55,7 +54,7 @@ extension PostgresOutboxStore {
           WHERE lane = \(lane) AND state IN ('pending', 'sending') ORDER BY id LIMIT 1)
         AND NOT EXISTS (SELECT 1 FROM \(unescaped: names.lane) WHERE name = \(lane) AND paused_reason IS NOT NULL)
       """, logger: logger)
-    for try await row in rows { return try Self.candidate(row.makeRandomAccess()) }
+    for try await row in rows { return try Self.candidate(row) }
     return nil
   }
 
@@ -67,8 +66,8 @@ extension PostgresOutboxStore {
         WHERE id = \(id.rawValue) AND state IN ('delivered', 'deadLetter')
         """, logger: self.logger)
       for try await row in rows {
+        let item = try Self.item(row)
         let columns = row.makeRandomAccess()
-        let item = try Self.item(columns)
         let headers = try columns[Self.columnCount].decode(Data?.self)
         let body = try columns[Self.columnCount + 1].decode(Data?.self)
         let response = try item.responseStatus.map { status in
@@ -136,44 +135,59 @@ extension PostgresOutboxStore {
   /// The number of ``itemColumns``: the position of the first column a query selects after them.
   static let columnCount = columnNames.count
 
+  /// The values of ``itemColumns``, in their order and with their types, as postgres-nio's typed decoding reads them
+  /// from the start of a row.
+  typealias ItemColumns = (
+    id: Int64, lane: String, kind: String, kindVersion: Int, method: String, target: String, headers: Data,
+    bodyLength: Int, idempotencyKey: String, after: Int64?, state: String, attempts: Int, enqueuedAt: Double,
+    nextAttemptAt: Double, responseStatus: Int?, reason: String?, notBefore: Double?, giveUpAfter: Double?,
+    ifDependencyFails: String, allowsExpensive: Bool, allowsConstrained: Bool, heldUntil: Double?, handedOffAt: Double?
+  )
+
+  /// The values of ``itemColumns`` at the start of `row`, by postgres-nio's typed decoding (which throws, naming the
+  /// column, when a type does not match).
+  static func columns(_ row: PostgresRow) throws -> ItemColumns {
+    try row.decode(
+      (
+        Int64, String, String, Int, String, String, Data, Int, String, Int64?, String, Int, Double, Double, Int?,
+        String?, Double?, Double?, String, Bool, Bool, Double?, Double?
+      ).self)
+  }
+
   /// The item of a row that starts with ``itemColumns``.
-  static func item(_ row: PostgresRandomAccessRow) throws -> OutboxItem {
-    let method = try row[4].decode(String.self)
-    let state = try row[10].decode(String.self)
-    let after = try row[9].decode(Int64?.self)
-    return OutboxItem(
-      id: OutboxItem.ID(rawValue: try row[0].decode(Int64.self)), lane: try row[1].decode(String.self),
-      kind: try row[2].decode(String.self), kindVersion: try row[3].decode(Int.self),
-      method: HTTPRequest.Method(method) ?? .post, target: try row[5].decode(String.self),
-      headerFields: try FieldCoding.decode(try row[6].decode(Data.self)), bodyLength: try row[7].decode(Int.self),
-      idempotencyKey: try row[8].decode(String.self), after: after.map(OutboxItem.ID.init(rawValue:)),
-      state: OutboxItem.State(rawValue: state) ?? .quarantined, attempts: try row[11].decode(Int.self),
-      enqueuedAt: Date(timeIntervalSince1970: try row[12].decode(Double.self)),
-      nextAttemptAt: Date(timeIntervalSince1970: try row[13].decode(Double.self)),
-      responseStatus: try row[14].decode(Int?.self).map { HTTPResponse.Status(code: $0) },
-      reason: try row[15].decode(String?.self))
+  static func item(_ row: PostgresRow) throws -> OutboxItem {
+    try item(columns(row))
+  }
+
+  static func item(_ c: ItemColumns) throws -> OutboxItem {
+    OutboxItem(
+      id: OutboxItem.ID(rawValue: c.id), lane: c.lane, kind: c.kind, kindVersion: c.kindVersion,
+      method: HTTPRequest.Method(c.method) ?? .post, target: c.target, headerFields: try FieldCoding.decode(c.headers),
+      bodyLength: c.bodyLength, idempotencyKey: c.idempotencyKey, after: c.after.map(OutboxItem.ID.init(rawValue:)),
+      state: OutboxItem.State(rawValue: c.state) ?? .quarantined, attempts: c.attempts,
+      enqueuedAt: Date(timeIntervalSince1970: c.enqueuedAt),
+      nextAttemptAt: Date(timeIntervalSince1970: c.nextAttemptAt),
+      responseStatus: c.responseStatus.map { HTTPResponse.Status(code: $0) }, reason: c.reason)
   }
 
   /// A lane's first item, from a row that starts with ``itemColumns`` followed by its dependency's state.
-  static func candidate(_ row: PostgresRandomAccessRow) throws -> Candidate {
-    let dependency = try row[columnCount].decode(String?.self).flatMap(OutboxItem.State.init(rawValue:))
-    let notBefore = try row[16].decode(Double?.self)
-    let giveUpAfter = try row[17].decode(Double?.self)
-    let rule = try row[18].decode(String.self)
+  static func candidate(_ row: PostgresRow) throws -> Candidate {
+    let c = try columns(row)
+    let dependency = try row.makeRandomAccess()[columnCount].decode(String?.self)
     let constraints = OutboxConstraints(
-      allowsExpensiveNetwork: try row[19].decode(Bool.self), allowsConstrainedNetwork: try row[20].decode(Bool.self),
-      notBefore: notBefore.map(Date.init(timeIntervalSince1970:)),
-      giveUpAfter: giveUpAfter.map(Date.init(timeIntervalSince1970:)),
-      ifDependencyFails: DependencyFailure(rawValue: rule) ?? .cancel)
+      allowsExpensiveNetwork: c.allowsExpensive, allowsConstrainedNetwork: c.allowsConstrained,
+      notBefore: c.notBefore.map(Date.init(timeIntervalSince1970:)),
+      giveUpAfter: c.giveUpAfter.map(Date.init(timeIntervalSince1970:)),
+      ifDependencyFails: DependencyFailure(rawValue: c.ifDependencyFails) ?? .cancel)
     return Candidate(
-      item: try item(row), constraints: constraints, dependency: dependency,
-      heldUntil: try row[21].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
-      handedOff: try row[22].decode(Double?.self) != nil)
+      item: try item(c), constraints: constraints, dependency: dependency.flatMap(OutboxItem.State.init(rawValue:)),
+      heldUntil: c.heldUntil.map(Date.init(timeIntervalSince1970:)), handedOff: c.handedOffAt != nil)
   }
 
   /// The stored request of `item`, with its body and digest at `position` and the one after.
-  static func request(of item: OutboxItem, _ row: PostgresRandomAccessRow, from position: Int) throws -> StoredRequest {
-    StoredRequest(
+  static func request(of item: OutboxItem, _ row: PostgresRow, from position: Int) throws -> StoredRequest {
+    let row = row.makeRandomAccess()
+    return StoredRequest(
       method: item.method, target: item.target, headerFields: item.headerFields,
       body: try row[position].decode(Data?.self), bodyLength: item.bodyLength,
       bodyDigest: try row[position + 1].decode(String.self), idempotencyKey: item.idempotencyKey)

@@ -131,10 +131,9 @@ extension PostgresOutboxStore {
       """, logger: logger)
     var dependants: [(StoredRequest, OutboxItem.ID, Data)] = []
     for try await row in rows {
-      let columns = row.makeRandomAccess()
-      let item = try Self.item(columns)
-      let bindings = try columns[Self.columnCount + 2].decode(Data.self)
-      dependants.append((try Self.request(of: item, columns, from: Self.columnCount), item.id, bindings))
+      let item = try Self.item(row)
+      let bindings = try row.makeRandomAccess()[Self.columnCount + 2].decode(Data.self)
+      dependants.append((try Self.request(of: item, row, from: Self.columnCount), item.id, bindings))
     }
     var failures: [BindingFailure] = []
     for (request, dependant, encoded) in dependants {
@@ -169,9 +168,8 @@ extension PostgresOutboxStore {
       RETURNING \(unescaped: Self.itemColumns), body, body_digest
       """, logger: logger)
     for try await row in rows {
-      let columns = row.makeRandomAccess()
-      let item = try Self.item(columns)
-      return (item, try Self.request(of: item, columns, from: Self.columnCount))
+      let item = try Self.item(row)
+      return (item, try Self.request(of: item, row, from: Self.columnCount))
     }
     return nil
   }

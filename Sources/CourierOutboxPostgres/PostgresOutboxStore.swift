@@ -132,9 +132,8 @@ package final class PostgresOutboxStore: OutboxStore {
     let claim = try await run { connection -> Claim? in
       let rows = try await connection.checkedQuery(query, logger: self.logger)
       for try await row in rows {
-        let columns = row.makeRandomAccess()
-        let item = try Self.item(columns)
-        return (item, try Self.request(of: item, columns, from: Self.columnCount))
+        let item = try Self.item(row)
+        return (item, try Self.request(of: item, row, from: Self.columnCount))
       }
       return nil
     }
