@@ -116,8 +116,8 @@ MUTANTS = [
         "name": "a worker takes a lane another worker holds (the lease ignored)",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
         "old": "          AND (l.holder IS NULL OR l.holder = \\(worker) OR l.lease_until < clock_timestamp())\n"
-        + "          AND i.id = (SELECT min(id)",
-        "new": "          AND i.id = (SELECT min(id)",
+        + "          AND i.id = (SELECT id FROM",
+        "new": "          AND i.id = (SELECT id FROM",
         "tests": "PostgresFleetTests/fourWorkerProcesses",
     },
     {
@@ -210,5 +210,12 @@ MUTANTS = [
         "old": "if let milliseconds = self.timeoutsPerTransaction {",
         "new": "if let milliseconds = self.timeoutsPerTransaction, milliseconds < 0 {",
         "tests": "PostgresOutboxTests/anOutboxOnTheServicesOwnClient",
+    },
+    {
+        "name": "an upload the system refuses to take makes its item a dead letter",
+        "file": "Sources/CourierOutbox/BackgroundUploads.swift",
+        "old": "      throw CourierError(\n        .transport, \"The system did not take the item's background upload",
+        "new": "      throw error\n      throw CourierError(\n        .transport, \"The system did not take the item's background upload",
+        "tests": "OutboxBackgroundUploadTests/anUploadTheSystemRefusesToTake",
     },
 ]

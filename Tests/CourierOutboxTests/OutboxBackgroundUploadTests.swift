@@ -159,7 +159,7 @@ final class RecordingUploader: BackgroundUploader {
     let id = try await outbox.enqueue(Endpoint<Data>.put("/posts/1/image").body(.data(picture(3))))
     try await waitUntil("the refusal recorded") { try await outbox.items().first?.reason != nil }
     let refused = try #require(try await outbox.items().first)
-    #expect(refused.state == .pending, "a session that refused the upload says nothing about the request")
+    try #require(refused.state == .pending, "a session that refused the upload says nothing about the request")
     #expect(refused.reason?.contains("did not take the item's background upload") == true, "\(refused.reason ?? "")")
     #expect(uploader.uploads.isEmpty)
     await outbox.drain()
