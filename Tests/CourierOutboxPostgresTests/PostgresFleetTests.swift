@@ -66,6 +66,9 @@ import Darwin
       let link = try FlappingProxy(to: try #require(fleet.baseURL.port))
       defer { link.stop() }
       let workers = try (0..<2).map { _ in try fleet.startWorker(lease: 2, baseURL: link.baseURL) }
+      // Both have opened the outbox: a worker still opening when PostgreSQL goes away fails to open, as a service
+      // would, which is not what this test is about.
+      for worker in workers { try await fleet.waitUntilStarted(worker) }
       try await fleet.waitUntilDelivered(atLeast: fleet.lanes * fleet.perLane / 10)
       link.setDown(true)
       // Stopped as a crash would stop it: every connection cut at once, mid-query.
@@ -106,6 +109,15 @@ struct Fleet {
         + (killAfter.map { ["\($0)"] } ?? []),
       output: descriptor)
     return Worker(process: process, log: log)
+  }
+
+  /// Waits for `worker` to say it opened the outbox and started delivering, or that it failed (``expectDrained(_:)``
+  /// then says how).
+  func waitUntilStarted(_ worker: Worker) async throws {
+    try await waitUntil("a worker opened the outbox") {
+      let output = (try? String(contentsOf: worker.log, encoding: .utf8)) ?? ""
+      return output.contains("started") || output.contains("CourierOutboxPostgresWorker:")
+    }
   }
 
   /// Waits for `worker` to say it found nothing left, and to exit.
