@@ -218,4 +218,11 @@ MUTANTS = [
         "new": "      throw error\n      throw CourierError(\n        .transport, \"The system did not take the item's background upload",
         "tests": "OutboxBackgroundUploadTests/anUploadTheSystemRefusesToTake",
     },
+    {
+        "name": "the PostgreSQL store's function is not made for tables that lack it",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
+        "old": "      if missing {",
+        "new": "      if missing && names.table != \"functions\" {",
+        "tests": "PostgresOutboxTests/tablesWithoutTheStoresFunction",
+    },
 ]

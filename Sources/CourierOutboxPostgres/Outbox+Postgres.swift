@@ -8,7 +8,8 @@ import PostgresNIO
 public struct PostgresOutboxOptions: Sendable {
   /// The schema the tables go in; it must exist (the outbox creates its tables, not the schema).
   public var schema: String
-  /// The tables' name: `<tableName>_item`, `<tableName>_lane` and `<tableName>_version`.
+  /// The tables' name: `<tableName>_item`, `<tableName>_lane` and `<tableName>_version`, and the prefix of the
+  /// functions made beside them (`<tableName>_record_delivery_1`).
   public var tableName: String
   /// How long a worker holds a lane without renewing its lease: a worker that died leaves its lanes to the others
   /// after this long. Renewed every third of it while an attempt is under way.
@@ -60,7 +61,8 @@ extension Outbox {
   ///
   /// The outbox keeps a small pool of its own to `postgres` (its worker's claims and records, and one connection that
   /// listens for other workers' changes); enqueue within the service's transactions on the service's own connections.
-  /// Creates or migrates the tables in ``PostgresOutboxOptions/schema``, which must exist.
+  /// Creates or migrates the tables in ``PostgresOutboxOptions/schema``, which must exist, and makes the store's
+  /// functions there when they are missing.
   ///
   /// Throws `OutboxError.Kind.storeUnreachable` when no server answers, `OutboxError.Kind.storeAccessDenied` for
   /// credentials refused or missing rights, `OutboxError.Kind.storeNotFound` for a missing database or schema, and

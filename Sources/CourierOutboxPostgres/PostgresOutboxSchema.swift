@@ -39,6 +39,8 @@ struct PostgresOutboxNames: Sendable {
   var version: String { "\"\(schema)\".\"\(table)_version\"" }
   /// The `NOTIFY` channel that wakes the workers.
   var channel: String { "\(schema).\(table)" }
+  /// The function that records a delivery (``PostgresOutboxSchema/functions(_:)``).
+  var recordDelivery: String { "\"\(schema)\".\"\(table)_record_delivery_1\"" }
 }
 
 /// The outbox's tables, created and migrated in order; each step runs once, and a database migrated by a newer
@@ -98,6 +100,59 @@ enum PostgresOutboxSchema {
     ]
   }
 
+  /// The functions the store calls, made at an opening that finds them missing, after the tables.
+  ///
+  /// A delivery's statements run in one function so that PostgreSQL plans them once a session, not once an item (it
+  /// plans every statement postgres-nio sends unnamed, and the plans took more of its time than running them), and so
+  /// that they take one round trip. The functions are not steps of ``migrations(_:)``: an older worker of a rolling
+  /// deploy still opens tables a newer one made functions for, and calls none of them. A function's name ends with
+  /// the version of what it does; a change to what it does is a new name, made beside the old one.
+  static func functions(_ names: PostgresOutboxNames) -> [String] {
+    [
+      // Renews and checks the worker's lease on the lane, and records the delivery in the statement that does (the
+      // fence). Each statement of a function takes its own snapshot: the look for dependants sees one whose enqueue
+      // committed while the update waited for the item's row (the enqueue locks it), as a statement of its own would.
+      // With `read_head`, the lane's first waiting item too, with its dependency's state, unless the lane is paused
+      // (its first entry in the waiting items' index: `min(id)` is planned as an aggregate over them all).
+      """
+      CREATE OR REPLACE FUNCTION \(names.recordDelivery)(
+        item_id BIGINT, lane_name TEXT, worker TEXT, lease_seconds DOUBLE PRECISION, status INTEGER, fields BYTEA,
+        answer BYTEA, at DOUBLE PRECISION, read_head BOOLEAN)
+      RETURNS TABLE (recorded BOOLEAN, has_dependants BOOLEAN, head \(names.item), dependency TEXT)
+      LANGUAGE plpgsql AS $body$
+      DECLARE
+        changed INTEGER;
+      BEGIN
+        WITH fence AS (
+          UPDATE \(names.lane) AS l
+          SET lease_until = CASE WHEN l.holder = worker
+            THEN clock_timestamp() + make_interval(secs => lease_seconds) ELSE l.lease_until END
+          WHERE l.name = lane_name
+            AND (l.holder IS NULL OR l.holder = worker OR l.lease_until < clock_timestamp()) RETURNING 1)
+        UPDATE \(names.item) AS i SET state = 'delivered', updated_at = at, reason = NULL, response_status = status,
+          response_headers = fields, response_body = answer, body = NULL, result_handled = false, handed_off_at = NULL
+        WHERE i.id = item_id AND i.state IN ('pending', 'sending') AND EXISTS (SELECT 1 FROM fence);
+        GET DIAGNOSTICS changed = ROW_COUNT;
+        recorded := changed > 0;
+        has_dependants := false;
+        IF recorded THEN
+          has_dependants := EXISTS (SELECT 1 FROM \(names.item) AS d
+            WHERE d.after_id = item_id AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending'));
+          IF read_head THEN
+            SELECT i.* INTO head FROM \(names.item) AS i
+            WHERE i.id = (SELECT w.id FROM \(names.item) AS w
+                WHERE w.lane = lane_name AND w.state IN ('pending', 'sending') ORDER BY w.id LIMIT 1)
+              AND NOT EXISTS (SELECT 1 FROM \(names.lane) AS l WHERE l.name = lane_name AND l.paused_reason IS NOT NULL);
+            SELECT d.state INTO dependency FROM \(names.item) AS d WHERE d.id = (head).after_id;
+          END IF;
+        END IF;
+        RETURN NEXT;
+      END
+      $body$
+      """
+    ]
+  }
+
   /// Creates or migrates the tables through `connection`, in one transaction that other workers starting at the same
   /// moment wait for.
   static func migrate(_ names: PostgresOutboxNames, on connection: PostgresConnection, logger: Logger) async throws {
@@ -136,6 +191,18 @@ enum PostgresOutboxSchema {
         }
         try await connection.query(
           "INSERT INTO \(unescaped: names.version) (version) VALUES (\(version))", logger: logger)
+      }
+      // Made when missing only: replacing a function another worker is calling would make it compile it again.
+      var missing = true
+      for try await exists in try await connection.query(
+        "SELECT to_regproc(\(names.recordDelivery)) IS NOT NULL", logger: logger
+      ).decode(Bool.self) {
+        missing = !exists
+      }
+      if missing {
+        for statement in functions(names) {
+          try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        }
       }
     }
   }

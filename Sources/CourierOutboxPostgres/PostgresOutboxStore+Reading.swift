@@ -130,6 +130,8 @@ extension PostgresOutboxStore {
   ]
   /// The columns ``item(_:)`` reads, in its order: rows are decoded by position.
   static let itemColumns = columnNames.joined(separator: ", ")
+  /// ``itemColumns`` of the row `r.head` (the store's function's lane head).
+  static let headColumns = columnNames.map { "(r.head)." + $0 }.joined(separator: ", ")
   /// ``itemColumns`` of the table named `i` in a query.
   static let itemColumnsOfI = columnNames.map { "i." + $0 }.joined(separator: ", ")
   /// The number of ``itemColumns``: the position of the first column a query selects after them.

@@ -13,8 +13,9 @@ extension PostgresOutboxStore {
     claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
   ) async throws -> (RecordResult, Claim?) {
     try await transaction { connection in
-      let recorded = try await self.recordDelivery(response, for: id, lane: lane, at: date, on: connection)
-      guard let next = try await self.laneHead(lane, on: connection), claim(next) else { return (recorded, nil) }
+      let (recorded, next) = try await self.recordDelivery(
+        response, for: id, lane: lane, at: date, readingHead: true, on: connection)
+      guard let next, claim(next) else { return (recorded, nil) }
       return (recorded, try await self.markSending(next, on: connection))
     }
   }
@@ -28,7 +29,9 @@ extension PostgresOutboxStore {
     let item = names.item
     return try await transaction { connection in
       if case .delivered(let response) = record {
-        return try await self.recordDelivery(response, for: id, lane: lane, at: date, on: connection)
+        return try await self.recordDelivery(
+          response, for: id, lane: lane, at: date, readingHead: false, on: connection
+        ).0
       }
       try await self.fence(lane, on: connection)
       switch record {
@@ -92,31 +95,33 @@ extension PostgresOutboxStore {
   }
 
   /// Records that `id` was delivered with `response`, in the statement that renews and checks this worker's lease on
-  /// `lane`, and binds its dependants' values.
+  /// `lane`, and binds its dependants' values; with `readingHead`, returns the lane's next item too. One call of the
+  /// store's function (``PostgresOutboxSchema/functions(_:)``), and a round trip more for an item with dependants
+  /// that bind values from its answer.
   func recordDelivery(
-    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date, on connection: PostgresConnection
-  ) async throws -> RecordResult {
+    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date, readingHead: Bool,
+    on connection: PostgresConnection
+  ) async throws -> (RecordResult, Candidate?) {
+    // The head's columns first, then its dependency's state, as ``candidate(_:)`` reads them.
     let rows = try await connection.checkedQuery(
       """
-      WITH fence AS (
-        UPDATE \(unescaped: names.lane) AS l
-        SET lease_until = CASE WHEN l.holder = \(worker)
-          THEN clock_timestamp() + make_interval(secs => \(leaseSeconds)) ELSE l.lease_until END
-        WHERE l.name = \(lane)
-          AND (l.holder IS NULL OR l.holder = \(worker) OR l.lease_until < clock_timestamp()) RETURNING 1)
-      UPDATE \(unescaped: names.item) SET state = 'delivered', updated_at = \(date.timeIntervalSince1970),
-        reason = NULL, response_status = \(response.status.code),
-        response_headers = \(FieldCoding.encode(response.headerFields)), response_body = \(response.body),
-        body = NULL, result_handled = false, handed_off_at = NULL
-      WHERE id = \(id.rawValue) AND state IN ('pending', 'sending') AND EXISTS (SELECT 1 FROM fence)
-      RETURNING 1
+      SELECT \(unescaped: Self.headColumns), r.dependency, r.recorded, r.has_dependants, (r.head).id IS NOT NULL
+      FROM \(unescaped: names.recordDelivery)(
+        \(id.rawValue), \(lane), \(worker), \(leaseSeconds), \(Int32(response.status.code)),
+        \(FieldCoding.encode(response.headerFields)), \(response.body), \(date.timeIntervalSince1970), \(readingHead)) AS r
       """, logger: logger)
-    var recorded = false
-    for try await _ in rows { recorded = true }
-    guard recorded else { throw lostLease(lane) }
-    // A statement of its own, not a subquery of the update: it must see a dependant whose enqueue committed while the
-    // update waited for the dependency's row (the enqueue locks it, see `answer(of:)`).
-    return try await bind(dependantsOf: id, to: response, at: date, on: connection)
+    var outcome: (recorded: Bool, hasDependants: Bool, head: Candidate?) = (false, false, nil)
+    for try await row in rows {
+      let flags = row.makeRandomAccess()
+      let hasHead = try flags[Self.columnCount + 3].decode(Bool.self)
+      outcome = (
+        try flags[Self.columnCount + 1].decode(Bool.self), try flags[Self.columnCount + 2].decode(Bool.self),
+        hasHead ? try Self.candidate(row) : nil
+      )
+    }
+    guard outcome.recorded else { throw lostLease(lane) }
+    guard outcome.hasDependants else { return (RecordResult(), outcome.head) }
+    return (try await bind(dependantsOf: id, to: response, at: date, on: connection), outcome.head)
   }
 
   /// Writes the values `response` holds into the waiting dependants of `id` that bind them; a dependant whose value

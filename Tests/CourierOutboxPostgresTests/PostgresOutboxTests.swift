@@ -173,6 +173,43 @@ func fastConfiguration() -> Outbox.Configuration {
     }
   }
 
+  /// Tables made by a version of the outbox without the store's function (or whose function was dropped) get it at
+  /// the next opening, and deliver through it.
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test func tablesWithoutTheStoresFunctionGetItAtTheNextOpening() async throws {
+    try await withPostgres { server, postgres in
+      try await withDemoServer { baseURL in
+        let client = APIClient(baseURL: baseURL) { $0.transport = AsyncHTTPClientTransport() }
+        let names = try PostgresOutboxNames(schema: "public", table: "functions")
+        let exists: @Sendable () async throws -> Bool = {
+          for try await exists in try await postgres.query(
+            "SELECT to_regproc(\(names.recordDelivery)) IS NOT NULL", logger: Logger(label: "test")
+          ).decode(Bool.self) {
+            return exists
+          }
+          return false
+        }
+        var outbox: Outbox? = try await Outbox(
+          client: client, postgres: server.configuration(), options: testOptions("functions"),
+          configuration: fastConfiguration())
+        await outbox?.stop()
+        outbox = nil
+        #expect(try await exists())
+        try await postgres.query(
+          PostgresQuery(unsafeSQL: "DROP FUNCTION \(names.recordDelivery)"), logger: Logger(label: "test"))
+        #expect(try await exists() == false)
+        let reopened = try await Outbox(
+          client: client, postgres: server.configuration(), options: testOptions("functions"),
+          configuration: fastConfiguration())
+        try #require(try await exists(), "made again at the opening")
+        let id = try await reopened.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "through it")))
+        try await reopened.waitUntilDrained()
+        #expect(try await reopened.items().first { $0.id == id }?.state == .delivered)
+        await reopened.stop()
+      }
+    }
+  }
+
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func anOutboxOnTheServicesOwnClientDeliversAndLeavesItsSessionsAndItsRunAlone() async throws {
     try await withPostgres { _, postgres in
