@@ -225,4 +225,11 @@ MUTANTS = [
         "new": "      if missing && names.table != \"functions\" {",
         "tests": "PostgresOutboxTests/tablesWithoutTheStoresFunction",
     },
+    {
+        "name": "the PostgreSQL store keeps the next item claimed with a delivery when it may not go yet",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore+Recording.swift",
+        "old": "WHERE id = \\(next.candidate.item.id.rawValue) AND state = 'sending'",
+        "new": "WHERE id = \\(next.candidate.item.id.rawValue) AND state = 'never'",
+        "tests": "PostgresOutboxTests/theNextItemClaimedWithADelivery",
+    },
 ]

@@ -112,12 +112,13 @@ enum PostgresOutboxSchema {
       // Renews and checks the worker's lease on the lane, and records the delivery in the statement that does (the
       // fence). Each statement of a function takes its own snapshot: the look for dependants sees one whose enqueue
       // committed while the update waited for the item's row (the enqueue locks it), as a statement of its own would.
-      // With `read_head`, the lane's first waiting item too, with its dependency's state, unless the lane is paused
-      // (its first entry in the waiting items' index: `min(id)` is planned as an aggregate over them all).
+      // With `claim_head`, the lane's first waiting item too, marked sending, with its dependency's state, unless the
+      // lane is paused (its first entry in the waiting items' index: `min(id)` is planned as an aggregate over them
+      // all); the caller gives it back in the same transaction when it may not go at once.
       """
       CREATE OR REPLACE FUNCTION \(names.recordDelivery)(
         item_id BIGINT, lane_name TEXT, worker TEXT, lease_seconds DOUBLE PRECISION, status INTEGER, fields BYTEA,
-        answer BYTEA, at DOUBLE PRECISION, read_head BOOLEAN)
+        answer BYTEA, at DOUBLE PRECISION, claim_head BOOLEAN)
       RETURNS TABLE (recorded BOOLEAN, has_dependants BOOLEAN, head \(names.item), dependency TEXT)
       LANGUAGE plpgsql AS $body$
       DECLARE
@@ -138,11 +139,12 @@ enum PostgresOutboxSchema {
         IF recorded THEN
           has_dependants := EXISTS (SELECT 1 FROM \(names.item) AS d
             WHERE d.after_id = item_id AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending'));
-          IF read_head THEN
-            SELECT i.* INTO head FROM \(names.item) AS i
+          IF claim_head THEN
+            UPDATE \(names.item) AS i SET state = 'sending', attempts = i.attempts + 1
             WHERE i.id = (SELECT w.id FROM \(names.item) AS w
                 WHERE w.lane = lane_name AND w.state IN ('pending', 'sending') ORDER BY w.id LIMIT 1)
-              AND NOT EXISTS (SELECT 1 FROM \(names.lane) AS l WHERE l.name = lane_name AND l.paused_reason IS NOT NULL);
+              AND NOT EXISTS (SELECT 1 FROM \(names.lane) AS l WHERE l.name = lane_name AND l.paused_reason IS NOT NULL)
+            RETURNING i.* INTO head;
             SELECT d.state INTO dependency FROM \(names.item) AS d WHERE d.id = (head).after_id;
           END IF;
         END IF;

@@ -14,9 +14,18 @@ extension PostgresOutboxStore {
   ) async throws -> (RecordResult, Claim?) {
     try await transaction { connection in
       let (recorded, next) = try await self.recordDelivery(
-        response, for: id, lane: lane, at: date, readingHead: true, on: connection)
-      guard let next, claim(next) else { return (recorded, nil) }
-      return (recorded, try await self.markSending(next, on: connection))
+        response, for: id, lane: lane, at: date, claimingHead: true, on: connection)
+      guard let next else { return (recorded, nil) }
+      guard claim(next.candidate) else {
+        // Claimed with the delivery, as most are; given back in the same transaction, as if never claimed.
+        try await connection.checkedQuery(
+          """
+          UPDATE \(unescaped: self.names.item) SET state = 'pending', attempts = GREATEST(attempts - 1, 0)
+          WHERE id = \(next.candidate.item.id.rawValue) AND state = 'sending'
+          """, logger: self.logger)
+        return (recorded, nil)
+      }
+      return (recorded, next.claim)
     }
   }
 
@@ -30,7 +39,7 @@ extension PostgresOutboxStore {
     return try await transaction { connection in
       if case .delivered(let response) = record {
         return try await self.recordDelivery(
-          response, for: id, lane: lane, at: date, readingHead: false, on: connection
+          response, for: id, lane: lane, at: date, claimingHead: false, on: connection
         ).0
       }
       try await self.fence(lane, on: connection)
@@ -95,33 +104,40 @@ extension PostgresOutboxStore {
   }
 
   /// Records that `id` was delivered with `response`, in the statement that renews and checks this worker's lease on
-  /// `lane`, and binds its dependants' values; with `readingHead`, returns the lane's next item too. One call of the
-  /// store's function (``PostgresOutboxSchema/functions(_:)``), and a round trip more for an item with dependants
-  /// that bind values from its answer.
+  /// `lane`, and binds its dependants' values; with `claimingHead`, marks the lane's next item sending too and returns
+  /// it, as a candidate and as a claim. One call of the store's function (``PostgresOutboxSchema/functions(_:)``), and
+  /// two round trips more for an item with dependants that bind values from its answer.
   func recordDelivery(
-    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date, readingHead: Bool,
+    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date, claimingHead: Bool,
     on connection: PostgresConnection
-  ) async throws -> (RecordResult, Candidate?) {
-    // The head's columns first, then its dependency's state, as ``candidate(_:)`` reads them.
+  ) async throws -> (RecordResult, (candidate: Candidate, claim: Claim)?) {
+    // The head's columns first, then its dependency's state, as ``candidate(_:)`` reads them; its body last.
     let rows = try await connection.checkedQuery(
       """
-      SELECT \(unescaped: Self.headColumns), r.dependency, r.recorded, r.has_dependants, (r.head).id IS NOT NULL
+      SELECT \(unescaped: Self.headColumns), r.dependency, r.recorded, r.has_dependants, (r.head).id IS NOT NULL,
+        (r.head).body, (r.head).body_digest
       FROM \(unescaped: names.recordDelivery)(
         \(id.rawValue), \(lane), \(worker), \(leaseSeconds), \(Int32(response.status.code)),
-        \(FieldCoding.encode(response.headerFields)), \(response.body), \(date.timeIntervalSince1970), \(readingHead)) AS r
+        \(FieldCoding.encode(response.headerFields)), \(response.body), \(date.timeIntervalSince1970), \(claimingHead)) AS r
       """, logger: logger)
-    var outcome: (recorded: Bool, hasDependants: Bool, head: Candidate?) = (false, false, nil)
+    var recorded = false
+    var hasDependants = false
+    var head: (candidate: Candidate, claim: Claim)?
     for try await row in rows {
-      let flags = row.makeRandomAccess()
-      let hasHead = try flags[Self.columnCount + 3].decode(Bool.self)
-      outcome = (
-        try flags[Self.columnCount + 1].decode(Bool.self), try flags[Self.columnCount + 2].decode(Bool.self),
-        hasHead ? try Self.candidate(row) : nil
-      )
+      let columns = row.makeRandomAccess()
+      recorded = try columns[Self.columnCount + 1].decode(Bool.self)
+      hasDependants = try columns[Self.columnCount + 2].decode(Bool.self)
+      guard try columns[Self.columnCount + 3].decode(Bool.self) else { continue }
+      let candidate = try Self.candidate(row)
+      head = (candidate, (candidate.item, try Self.request(of: candidate.item, row, from: Self.columnCount + 4)))
     }
-    guard outcome.recorded else { throw lostLease(lane) }
-    guard outcome.hasDependants else { return (RecordResult(), outcome.head) }
-    return (try await bind(dependantsOf: id, to: response, at: date, on: connection), outcome.head)
+    guard recorded else { throw lostLease(lane) }
+    guard hasDependants else { return (RecordResult(), head) }
+    let result = try await bind(dependantsOf: id, to: response, at: date, on: connection)
+    guard let claimed = head?.candidate else { return (result, nil) }
+    // The head may be one of them: its request is read again as binding left it, and it is no claim if it became a
+    // dead letter.
+    return (result, try await readClaim(of: claimed, on: connection).map { (claimed, $0) })
   }
 
   /// Writes the values `response` holds into the waiting dependants of `id` that bind them; a dependant whose value
@@ -163,14 +179,13 @@ extension PostgresOutboxStore {
     return RecordResult(failures: failures, changedDependants: !dependants.isEmpty)
   }
 
-  /// Marks `candidate`, just read in this transaction by the lane's holder, sending, unless another process changed
-  /// it meanwhile (cancelled it); the item is read again as the update left it (an edit may have changed its key).
-  func markSending(_ candidate: Candidate, on connection: PostgresConnection) async throws -> Claim? {
+  /// The claim of `candidate`, marked sending in this transaction by the lane's holder, read again as binding its
+  /// values left it; `nil` when it is no longer sending (it became a dead letter).
+  func readClaim(of candidate: Candidate, on connection: PostgresConnection) async throws -> Claim? {
     let rows = try await connection.checkedQuery(
       """
-      UPDATE \(unescaped: names.item) SET state = 'sending', attempts = attempts + 1
-      WHERE id = \(candidate.item.id.rawValue) AND state IN ('pending', 'sending')
-      RETURNING \(unescaped: Self.itemColumns), body, body_digest
+      SELECT \(unescaped: Self.itemColumns), body, body_digest FROM \(unescaped: names.item)
+      WHERE id = \(candidate.item.id.rawValue) AND state = 'sending'
       """, logger: logger)
     for try await row in rows {
       let item = try Self.item(row)

@@ -173,6 +173,33 @@ func fastConfiguration() -> Outbox.Configuration {
     }
   }
 
+  /// A delivery marks the lane's next item sending in the same round trip; one that may not go yet (here, not before
+  /// an hour from now) is given back in that transaction, uncounted, as if it had never been claimed.
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test func theNextItemClaimedWithADeliveryIsGivenBackWhenItMayNotGoYet() async throws {
+    try await withPostgres { server, _ in
+      try await withDemoServer { baseURL in
+        let client = APIClient(baseURL: baseURL) { $0.transport = AsyncHTTPClientTransport() }
+        let outbox = try await Outbox(
+          client: client, postgres: server.configuration(), options: testOptions("given_back"),
+          configuration: fastConfiguration())
+        let first = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "now")), lane: "a")
+        let later = try await outbox.enqueue(
+          Endpoint<Data>.post("/posts", body: FleetPost(title: "in an hour")), lane: "a",
+          constraints: OutboxConstraints(notBefore: Date().addingTimeInterval(3600)))
+        let next = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "after")), lane: "a")
+        try await waitUntil("the first delivered") {
+          try await outbox.items().first { $0.id == first }?.state == .delivered
+        }
+        let items = Dictionary(uniqueKeysWithValues: try await outbox.items().map { ($0.id, $0) })
+        #expect(items[later]?.state == .pending)
+        #expect(items[later]?.attempts == 0, "a claim given back is not an attempt")
+        #expect(items[next]?.state == .pending, "the lane waits for it")
+        await outbox.stop()
+      }
+    }
+  }
+
   /// Tables made by a version of the outbox without the store's function (or whose function was dropped) get it at
   /// the next opening, and deliver through it.
   @available(macOS 14, iOS 17, tvOS 17, *)
