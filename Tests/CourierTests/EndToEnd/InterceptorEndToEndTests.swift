@@ -112,12 +112,19 @@ import Testing
   func retryAfterAsAnHTTPDateIsHonoured(_ transport: TransportKind) async throws {
     try await withDemoServer(transport) { _, server in
       let clock = TestCallClock()
+      let dates = DateOnlyClock(clock: clock)
       let real = server.client {
-        $0.interceptors = [RetryInterceptor(maxAttempts: 2, clock: DateOnlyClock(clock: clock))]
+        $0.interceptors = [RetryInterceptor(maxAttempts: 2, clock: dates)]
       }
+      let before = Date()
       _ = try await real.value(Endpoint<Attempts>.get("/flaky/date").query(["failures": 1, "retryAfterDate": 30]))
       let waited = try #require(clock.sleeps.first)
-      #expect((27...31).contains(waited), "waited \(waited) s")
+      let asked = try #require(dates.asked.first)
+      // The server wrote its time plus 30 s, rounded up to the whole second the date format keeps, after `before`;
+      // the retry read the time before it asked to sleep. So the wait is under 31 s, and falls short of 30 s by at
+      // most the time the call took until then — however long a busy machine made that.
+      let stall = asked.timeIntervalSince(before)
+      #expect(waited < 31 && waited >= 30 - stall, "waited \(waited) s, \(stall) s after the call began")
     }
   }
 
@@ -155,8 +162,19 @@ import Testing
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct DateOnlyClock: CallClock {
   let clock: TestCallClock
+  /// The wall clock's time of each sleep asked for.
+  private let sleptAt = Locked<[Date]>([])
   var now: Date { Date() }
-  func sleep(seconds: TimeInterval) async throws { try await clock.sleep(seconds: seconds) }
+  var asked: [Date] { sleptAt.withLock { $0 } }
+
+  init(clock: TestCallClock) {
+    self.clock = clock
+  }
+
+  func sleep(seconds: TimeInterval) async throws {
+    sleptAt.withLock { $0.append(Date()) }
+    try await clock.sleep(seconds: seconds)
+  }
 }
 
 @Suite(.hangGuard) struct LimitsEndToEndTests {
