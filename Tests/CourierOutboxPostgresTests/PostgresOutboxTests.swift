@@ -23,6 +23,28 @@ func testOptions(_ tableName: String, lease: Duration = .seconds(30)) -> Postgre
     tableName: tableName, leaseDuration: lease, connectTimeout: .seconds(90), operationTimeout: .seconds(90))
 }
 
+/// A PostgreSQL server, the demo server and an outbox on the tables `table` delivering to it, stopped after `body`;
+/// `body` may open another outbox on the same tables, and reach PostgreSQL through the client it is given.
+@available(macOS 14, iOS 17, tvOS 17, *)
+func withOutbox(
+  _ table: String,
+  _ body: (_ outbox: Outbox, _ reopen: () async throws -> Outbox, _ postgres: PostgresClient) async throws -> Void
+) async throws {
+  try await withPostgres { server, postgres in
+    try await withDemoServer { baseURL in
+      let client = APIClient(baseURL: baseURL) { $0.transport = AsyncHTTPClientTransport() }
+      let open = {
+        try await Outbox(
+          client: client, postgres: server.configuration(), options: testOptions(table),
+          configuration: fastConfiguration())
+      }
+      let outbox = try await open()
+      try await body(outbox, open, postgres)
+      await outbox.stop()
+    }
+  }
+}
+
 /// An online configuration with short backoffs.
 func fastConfiguration() -> Outbox.Configuration {
   var configuration = Outbox.Configuration()
@@ -177,26 +199,19 @@ func fastConfiguration() -> Outbox.Configuration {
   /// an hour from now) is given back in that transaction, uncounted, as if it had never been claimed.
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func theNextItemClaimedWithADeliveryIsGivenBackWhenItMayNotGoYet() async throws {
-    try await withPostgres { server, _ in
-      try await withDemoServer { baseURL in
-        let client = APIClient(baseURL: baseURL) { $0.transport = AsyncHTTPClientTransport() }
-        let outbox = try await Outbox(
-          client: client, postgres: server.configuration(), options: testOptions("given_back"),
-          configuration: fastConfiguration())
-        let first = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "now")), lane: "a")
-        let later = try await outbox.enqueue(
-          Endpoint<Data>.post("/posts", body: FleetPost(title: "in an hour")), lane: "a",
-          constraints: OutboxConstraints(notBefore: Date().addingTimeInterval(3600)))
-        let next = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "after")), lane: "a")
-        try await waitUntil("the first delivered") {
-          try await outbox.items().first { $0.id == first }?.state == .delivered
-        }
-        let items = Dictionary(uniqueKeysWithValues: try await outbox.items().map { ($0.id, $0) })
-        #expect(items[later]?.state == .pending)
-        #expect(items[later]?.attempts == 0, "a claim given back is not an attempt")
-        #expect(items[next]?.state == .pending, "the lane waits for it")
-        await outbox.stop()
+    try await withOutbox("given_back") { outbox, _, _ in
+      let first = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "now")), lane: "a")
+      let later = try await outbox.enqueue(
+        Endpoint<Data>.post("/posts", body: FleetPost(title: "in an hour")), lane: "a",
+        constraints: OutboxConstraints(notBefore: Date().addingTimeInterval(3600)))
+      let next = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "after")), lane: "a")
+      try await waitUntil("the first delivered") {
+        try await outbox.items().first { $0.id == first }?.state == .delivered
       }
+      let items = Dictionary(uniqueKeysWithValues: try await outbox.items().map { ($0.id, $0) })
+      #expect(items[later]?.state == .pending)
+      #expect(items[later]?.attempts == 0, "a claim given back is not an attempt")
+      #expect(items[next]?.state == .pending, "the lane waits for it")
     }
   }
 
@@ -204,36 +219,27 @@ func fastConfiguration() -> Outbox.Configuration {
   /// the next opening, and deliver through it.
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func tablesWithoutTheStoresFunctionGetItAtTheNextOpening() async throws {
-    try await withPostgres { server, postgres in
-      try await withDemoServer { baseURL in
-        let client = APIClient(baseURL: baseURL) { $0.transport = AsyncHTTPClientTransport() }
-        let names = try PostgresOutboxNames(schema: "public", table: "functions")
-        let exists: @Sendable () async throws -> Bool = {
-          for try await exists in try await postgres.query(
-            "SELECT to_regproc(\(names.recordDelivery)) IS NOT NULL", logger: Logger(label: "test")
-          ).decode(Bool.self) {
-            return exists
-          }
-          return false
+    try await withOutbox("functions") { first, reopen, postgres in
+      let names = try PostgresOutboxNames(schema: "public", table: "functions")
+      let exists: @Sendable () async throws -> Bool = {
+        for try await exists in try await postgres.query(
+          "SELECT to_regproc(\(names.recordDelivery)) IS NOT NULL", logger: Logger(label: "test")
+        ).decode(Bool.self) {
+          return exists
         }
-        var outbox: Outbox? = try await Outbox(
-          client: client, postgres: server.configuration(), options: testOptions("functions"),
-          configuration: fastConfiguration())
-        await outbox?.stop()
-        outbox = nil
-        #expect(try await exists())
-        try await postgres.query(
-          PostgresQuery(unsafeSQL: "DROP FUNCTION \(names.recordDelivery)"), logger: Logger(label: "test"))
-        #expect(try await exists() == false)
-        let reopened = try await Outbox(
-          client: client, postgres: server.configuration(), options: testOptions("functions"),
-          configuration: fastConfiguration())
-        try #require(try await exists(), "made again at the opening")
-        let id = try await reopened.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "through it")))
-        try await reopened.waitUntilDrained()
-        #expect(try await reopened.items().first { $0.id == id }?.state == .delivered)
-        await reopened.stop()
+        return false
       }
+      await first.stop()
+      #expect(try await exists())
+      try await postgres.query(
+        PostgresQuery(unsafeSQL: "DROP FUNCTION \(names.recordDelivery)"), logger: Logger(label: "test"))
+      #expect(try await exists() == false)
+      let reopened = try await reopen()
+      try #require(try await exists(), "made again at the opening")
+      let id = try await reopened.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "through it")))
+      try await reopened.waitUntilDrained()
+      #expect(try await reopened.items().first { $0.id == id }?.state == .delivered)
+      await reopened.stop()
     }
   }
 
