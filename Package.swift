@@ -365,10 +365,22 @@ let package = Package(
       path: "Tests/CourierOutboxCrashWorker",
       swiftSettings: swiftSettings
     ),
+    // The cases every outbox store passes, run on the SQLite store by CourierOutboxTests and on the PostgreSQL store
+    // by CourierOutboxPostgresTests.
+    .target(
+      name: "CourierOutboxConformance",
+      dependencies: [
+        "Courier", "CourierOutbox", "CourierTesting", "CourierTestSupport",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      path: "Tests/CourierOutboxConformance",
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "CourierOutboxTests",
       dependencies: [
         "Courier", "CourierOutbox", "CourierTesting", "CourierTestSupport", "CourierOutboxCrashWorker",
+        "CourierOutboxConformance",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "X509", package: "swift-certificates"),
@@ -391,6 +403,7 @@ let package = Package(
       dependencies: [
         "Courier", "CourierOutbox", "CourierOutboxPostgres", "CourierTesting", "CourierTestSupport",
         "CourierAsyncHTTPClient", "CourierOutboxPostgresWorker",
+        "CourierOutboxConformance",
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -82,14 +82,14 @@ MUTANTS = [
         "file": "Sources/CourierOutbox/Outbox+Requests.swift",
         "old": 'endpoint.header(Self.idempotencyKey, "\\"\\(request.idempotencyKey)\\"")',
         "new": 'endpoint.header(Self.idempotencyKey, "\\"\\(UUID().uuidString)\\"")',
-        "tests": "OutboxTests|OutboxEndToEndTests|OutboxCrashTests",
+        "tests": "OutboxTests|OutboxEndToEndTests|OutboxCrashTests|SQLiteStoreConformanceTests",
     },
     {
         "name": "the values an item binds are never written into it",
         "file": "Sources/CourierOutbox/SQLiteOutboxStore.swift",
         "old": "return try bind(dependantsOf: id, to: response, at: now, in: db)",
         "new": "return RecordResult()",
-        "tests": "OutboxBindingTests",
+        "tests": "OutboxBindingTests|SQLiteStoreConformanceTests",
     },
     {
         "name": "a drain skips the wait a server asked for with Retry-After",
@@ -231,5 +231,19 @@ MUTANTS = [
         "old": "WHERE id = \\(next.candidate.item.id.rawValue) AND state = 'sending'",
         "new": "WHERE id = \\(next.candidate.item.id.rawValue) AND state = 'never'",
         "tests": "PostgresOutboxTests/theNextItemClaimedWithADelivery",
+    },
+    {
+        "name": "the PostgreSQL store records a late outcome of an attempt that is no longer the item's latest",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore+Recording.swift",
+        "old": "AND state = 'sending' AND attempts = \\(attempt) FOR UPDATE",
+        "new": "AND state IN ('sending', 'pending', 'delivered') FOR UPDATE",
+        "tests": "PostgresStoreConformanceTests",
+    },
+    {
+        "name": "the SQLite store records a late outcome of an attempt that is no longer the item's latest",
+        "file": "Sources/CourierOutbox/SQLiteOutboxStore.swift",
+        "old": "guard let latest, latest[0] as Int == attempt else {",
+        "new": "guard let latest, latest[0] as Int >= 0 else {",
+        "tests": "SQLiteStoreConformanceTests",
     },
 ]

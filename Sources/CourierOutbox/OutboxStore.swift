@@ -198,13 +198,6 @@ package protocol OutboxStore: Sendable {
 extension OutboxStore {
   package var isShared: Bool { false }
   package func releaseLane(_ lane: String) async {}
-  /// A store without background uploads records every outcome when it comes: nothing else sends its items meanwhile.
-  @discardableResult
-  package func record(
-    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int
-  ) async throws -> RecordResult {
-    try await self.record(record, for: id, lane: lane, at: date)
-  }
   package func watch(_ wake: @escaping @Sendable () -> Void) -> Task<Void, Never>? { nil }
 }
 

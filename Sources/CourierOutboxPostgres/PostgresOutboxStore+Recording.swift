@@ -34,49 +34,76 @@ extension PostgresOutboxStore {
   ) async throws
     -> RecordResult
   {
+    try await transaction { connection in
+      try await self.record(record, for: id, lane: lane, at: date, on: connection)
+    }
+  }
+
+  /// Records the outcome of `id`'s attempt `attempt` only while it is the item's latest and the item is sending, as
+  /// the SQLite store does: an outcome that comes late never overwrites a later attempt's.
+  package func record(
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int
+  ) async throws -> RecordResult {
+    try await transaction { connection in
+      let rows = try await connection.checkedQuery(
+        """
+        SELECT 1 FROM \(unescaped: self.names.item)
+        WHERE id = \(id.rawValue) AND state = 'sending' AND attempts = \(attempt) FOR UPDATE
+        """, logger: self.logger)
+      var latest = false
+      for try await _ in rows { latest = true }
+      guard latest else {
+        throw OutboxError(.noSuchItem, "The outbox item \(id) is no longer sending its attempt \(attempt)")
+      }
+      return try await self.record(record, for: id, lane: lane, at: date, on: connection)
+    }
+  }
+
+  /// Records `record` in the transaction of `connection`, under the lane's lease.
+  func record(
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, on connection: PostgresConnection
+  ) async throws -> RecordResult {
     let now = date.timeIntervalSince1970
     let item = names.item
-    return try await transaction { connection in
-      if case .delivered(let response) = record {
-        return try await self.recordDelivery(
-          response, for: id, lane: lane, at: date, claimingHead: false, on: connection
-        ).0
-      }
-      try await self.fence(lane, on: connection)
-      switch record {
-      case .delivered:
-        return RecordResult()
-      case .retry(let at, let heldUntil, let reason):
-        try await connection.checkedQuery(
-          """
-          UPDATE \(unescaped: item) SET state = 'pending', next_attempt_at = \(at.timeIntervalSince1970),
-            held_until = \(heldUntil?.timeIntervalSince1970), updated_at = \(now), reason = \(reason),
-            handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
-          """, logger: self.logger)
-      case .pauseLane(let reason):
-        try await connection.checkedQuery(
-          """
-          UPDATE \(unescaped: item) SET state = 'pending', updated_at = \(now), reason = \(reason),
-            handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
-          """, logger: self.logger)
-        try await self.setLane(lane, pausedBecause: reason, on: connection)
-      case .cut(let reason):
-        try await connection.checkedQuery(
-          """
-          UPDATE \(unescaped: item) SET state = 'pending', attempts = GREATEST(attempts - 1, 0), updated_at = \(now),
-            reason = \(reason), handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
-          """, logger: self.logger)
-      case .deadLetter(let reason, let response):
-        try await connection.checkedQuery(
-          """
-          UPDATE \(unescaped: item) SET state = 'deadLetter', updated_at = \(now), reason = \(reason),
-            response_status = \(response?.status.code), response_headers = \(response.map { FieldCoding.encode($0.headerFields) }),
-            response_body = \(response?.body), result_handled = false, handed_off_at = NULL
-            WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
-          """, logger: self.logger)
-      }
-      return RecordResult()
+    if case .delivered(let response) = record {
+      return try await self.recordDelivery(
+        response, for: id, lane: lane, at: date, claimingHead: false, on: connection
+      ).0
     }
+    try await self.fence(lane, on: connection)
+    switch record {
+    case .delivered:
+      return RecordResult()
+    case .retry(let at, let heldUntil, let reason):
+      try await connection.checkedQuery(
+        """
+        UPDATE \(unescaped: item) SET state = 'pending', next_attempt_at = \(at.timeIntervalSince1970),
+          held_until = \(heldUntil?.timeIntervalSince1970), updated_at = \(now), reason = \(reason),
+          handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
+        """, logger: self.logger)
+    case .pauseLane(let reason):
+      try await connection.checkedQuery(
+        """
+        UPDATE \(unescaped: item) SET state = 'pending', updated_at = \(now), reason = \(reason),
+          handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
+        """, logger: self.logger)
+      try await self.setLane(lane, pausedBecause: reason, on: connection)
+    case .cut(let reason):
+      try await connection.checkedQuery(
+        """
+        UPDATE \(unescaped: item) SET state = 'pending', attempts = GREATEST(attempts - 1, 0), updated_at = \(now),
+          reason = \(reason), handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
+        """, logger: self.logger)
+    case .deadLetter(let reason, let response):
+      try await connection.checkedQuery(
+        """
+        UPDATE \(unescaped: item) SET state = 'deadLetter', updated_at = \(now), reason = \(reason),
+          response_status = \(response?.status.code), response_headers = \(response.map { FieldCoding.encode($0.headerFields) }),
+          response_body = \(response?.body), result_handled = false, handed_off_at = NULL
+          WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
+        """, logger: self.logger)
+    }
+    return RecordResult()
   }
 
   /// Renews this worker's lease on `lane` in the transaction that records an attempt, and locks the lane's row; throws
