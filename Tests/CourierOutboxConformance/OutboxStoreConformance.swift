@@ -45,6 +45,7 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
   case aWaitingItemMayBeCancelledWithItsDependantsOrEditedWithANewKey
   case resultsReachTheHandlerOfTheirKindOnceAfterARelaunch
 
+  /// The case's name, as test reports show it.
   public var description: String { rawValue }
 
   /// Runs the case on `store`.
