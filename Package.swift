@@ -28,6 +28,13 @@ let package = Package(
     .library(name: "CourierDemoServer", targets: ["CourierDemoServer"]),
     .executable(name: "courier-demo", targets: ["courier-demo"]),
   ],
+  traits: [
+    .trait(
+      name: "SQLiteOutbox",
+      description: "The outbox's SQLite store, through GRDB. On by default; a service whose outbox is in PostgreSQL "
+        + "may turn it off (traits: []), and GRDB is not built."),
+    .default(enabledTraits: ["SQLiteOutbox"]),
+  ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -145,7 +152,7 @@ let package = Package(
       name: "CourierOutbox",
       dependencies: [
         "Courier",
-        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLiteOutbox"])),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Crypto", package: "swift-crypto"),
       ],

@@ -11,12 +11,7 @@ extension Outbox {
     // Files of items delivered or cancelled before a crash, or written for an enqueue that never committed.
     await sweepBodies()
     await reconcileHandoffs()
-    if let kinds = configuration.kinds {
-      let known = Set(kinds.map { KindVersion(kind: $0.name, version: $0.version) })
-      if let quarantined = try? await store.quarantine(unless: known) {
-        for (id, reason) in quarantined { emit(.quarantined(id, reason: reason)) }
-      }
-    }
+    await quarantineUnknownKinds()
     // One watcher for the whole run: the network coming (or going) wakes the outbox.
     let watcher = Task { [weak self, monitor = configuration.monitor] in
       for await _ in monitor.onlineChanges() { await self?.wakeUp() }
@@ -49,6 +44,24 @@ extension Outbox {
       let woken = await wakeIterator.next() != nil
       timer?.cancel()
       guard woken else { break }
+    }
+  }
+
+  /// Quarantines the waiting items of kinds and versions not in ``Configuration/kinds``: never sent, never dropped.
+  ///
+  /// Not in a store other processes write too: while a new version of a service rolls out, a worker of the older one
+  /// would quarantine every item of the newer one's new kinds. There, every worker sends every item as it is stored
+  /// (an HTTP request), and results go to the workers that registered handlers for their kinds.
+  func quarantineUnknownKinds() async {
+    guard let kinds = configuration.kinds, !store.isShared,
+      let waiting = try? await store.items(in: [.pending, .sending])
+    else { return }
+    let known = Set(kinds.map { KindVersion(kind: $0.name, version: $0.version) })
+    for item in waiting where !known.contains(KindVersion(kind: item.kind, version: item.kindVersion)) {
+      let reason = "this app does not register the kind \"\(item.kind)\" at version \(item.kindVersion)"
+      let quarantined = try? await store.transition(
+        item.id, from: [.pending, .sending], to: .quarantined, reason: reason, newKey: nil, at: configuration.clock.now)
+      if quarantined == true { emit(.quarantined(item.id, reason: reason)) }
     }
   }
 
@@ -348,8 +361,7 @@ extension Outbox {
   /// Records `record` for `item`; with `fence`, only while that attempt is the item's latest and it is sending.
   @discardableResult
   func record(_ record: AttemptRecord, for item: OutboxItem, at now: Date, fence: Int?) async throws -> RecordResult {
-    guard let fence else { return try await store.record(record, for: item.id, lane: item.lane, at: now) }
-    return try await store.record(record, for: item.id, lane: item.lane, at: now, ifAttempt: fence)
+    try await store.record(record, for: item.id, lane: item.lane, at: now, ifAttempt: fence)
   }
 
   /// Records the outcome `decision` of an attempt of `item`; with `fence`, only while that attempt is the item's

@@ -1,7 +1,6 @@
 import Courier
 import Crypto
 import Foundation
-import GRDB
 import HTTPTypes
 
 /// Writes that are never lost and never applied twice: unsafe requests stored durably, sent through an `APIClient`
@@ -95,32 +94,6 @@ public actor Outbox {
   /// Items whose result a handler is taking now, so that none is given the same result twice at once.
   var handling: Set<OutboxItem.ID> = []
 
-  /// An outbox whose items live in a SQLite database at `path` (made if missing), sent through `client`.
-  ///
-  /// Throws ``OutboxError/Kind/corruptStore`` when the file is not a database or is damaged, and
-  /// ``OutboxError/Kind/newerSchema`` when a newer version of the outbox wrote it; the file is left as it is.
-  public init(client: APIClient, path: String, configuration: Configuration = Configuration()) throws {
-    try Self.checkBackgroundUploads(configuration, client: client)
-    let store = try SQLiteOutboxStore(path: path)
-    let uploader = try Self.sessionUploader(configuration, client: client, store: store)
-    self.init(client: client, store: store, configuration: configuration, uploader: uploader)
-    if let uploader, let identifier = configuration.backgroundSessionIdentifier {
-      try uploader.attach(self, identifier: identifier)
-    }
-  }
-
-  /// An outbox whose tables live in the app's own database, so that
-  /// ``enqueue(_:lane:after:bindings:kind:constraints:in:)`` joins the app's write.
-  public init(client: APIClient, database: any DatabaseWriter, configuration: Configuration = Configuration()) throws {
-    try Self.checkBackgroundUploads(configuration, client: client)
-    let store = try SQLiteOutboxStore(database: database)
-    let uploader = try Self.sessionUploader(configuration, client: client, store: store)
-    self.init(client: client, store: store, configuration: configuration, uploader: uploader)
-    if let uploader, let identifier = configuration.backgroundSessionIdentifier {
-      try uploader.attach(self, identifier: identifier)
-    }
-  }
-
   package init(
     client: APIClient, store: any OutboxStore, configuration: Configuration, uploader: SessionUploader? = nil
   ) {
@@ -210,20 +183,6 @@ public actor Outbox {
     start()
     wakeUp()
     return ids
-  }
-
-  /// Stores `endpoint`'s request in `db`, within the app's own write: the app's change and the item commit or roll
-  /// back together. Only for an outbox made with ``init(client:database:configuration:)`` on the same database, and
-  /// a body in memory. Call ``drain()`` after the transaction committed to send at once.
-  @discardableResult
-  public nonisolated func enqueue<Value>(
-    _ endpoint: Endpoint<Value>, lane: String = "default", after: OutboxItem.ID? = nil,
-    bindings: [OutboxBinding] = [], kind: Kind = Kind("request"), constraints: OutboxConstraints = .none,
-    in db: Database
-  ) throws -> OutboxItem.ID {
-    let item = try newItem(
-      endpoint, lane: lane, after: after, bindings: bindings, kind: kind, constraints: constraints)
-    return try SQLiteOutboxStore.insert(item, in: db)
   }
 
   /// What an enqueue within the app's own transaction writes: `endpoint`'s request with its body in memory.

@@ -114,11 +114,19 @@ package struct Candidate: Sendable {
   }
 }
 
-/// Where the outbox keeps its items. The delivery logic is written once over it; an item is enqueued once the
-/// store's transaction committed, and "sending" is recorded before the request leaves.
+/// Where the outbox keeps its items: the boundary between the outbox's logic and a database.
+///
+/// The outbox decides — whether an item may go, what an answer means (classification, backoff, dead letters), keys,
+/// bindings, which kinds to quarantine — and a store keeps what it decided, each change in one transaction: it
+/// inserts items (committed before an enqueue returns); lists each lane's first waiting item; claims one (marks it
+/// sending, one more attempt, before the request leaves; in a shared store, under the lane's lease); records an
+/// attempt's outcome, fenced by the attempt (and by the lease), with what the answer binds into the item's dependants
+/// in the same transaction; moves an item between states (cancel, requeue, edit, quarantine); pauses lanes; and reads
+/// items, totals and results. A store shared by several processes says so and wakes them (``isShared``,
+/// ``watch(_:)``); a store that keeps large bodies in files names its folder (``bodyFolder``) and records which of them it
+/// handed to the system's background uploads. Every store passes
+/// the same conformance cases (`Tests/CourierOutboxConformance`).
 package protocol OutboxStore: Sendable {
-  /// Writes `item` and returns its ID once committed.
-  func insert(_ item: NewItem) async throws -> OutboxItem.ID
   /// Writes `items` in one transaction and returns their IDs, in order, once committed.
   func insert(_ items: [NewItem]) async throws -> [OutboxItem.ID]
   /// The first waiting item (pending or sending) of each lane not in `busyLanes` and not paused.
@@ -129,19 +137,15 @@ package protocol OutboxStore: Sendable {
   func markSending(_ id: OutboxItem.ID) async throws -> Claim
   /// Records an attempt's outcome. A delivery writes the values its dependants bind into their requests in the same
   /// transaction; a dependant whose value the answer does not hold becomes a dead letter, and is returned.
+  ///
+  /// With `attempt`, only while that attempt is the item's latest and it is sending; throws
+  /// ``OutboxError/Kind/noSuchItem`` otherwise. A background upload's outcome may come late: one of an attempt the
+  /// outbox gave up on never overwrites a later attempt's.
   @discardableResult
   func record(
-    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date
-  ) async throws
-    -> RecordResult
-  /// Records the outcome of `id`'s attempt `attempt` as ``record(_:for:lane:at:)`` does, only while that attempt is
-  /// the item's latest and it is sending; throws ``OutboxError/Kind/noSuchItem`` otherwise. A background upload's
-  /// outcome may come late: one of an attempt the outbox gave up on never overwrites a later attempt's.
-  @discardableResult
-  func record(
-    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int?
   ) async throws -> RecordResult
-  /// Records a delivery as ``record(_:for:lane:at:)`` does and, in the same transaction, marks the lane's next item
+  /// Records a delivery as ``record(_:for:lane:at:ifAttempt:)`` does and, in the same transaction, marks the lane's next item
   /// sending when `claim` says it may go at once; returns it with its request.
   func recordDelivery(
     _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date,
@@ -162,8 +166,6 @@ package protocol OutboxStore: Sendable {
   func cancelDependants(of id: OutboxItem.ID, reason: String, at date: Date) async throws -> [OutboxItem.ID]
   /// Pauses or resumes `lane`.
   func setLane(_ lane: String, pausedBecause reason: String?) async throws
-  /// Quarantines waiting items whose kind and version are not in `known`; returns them with the reason.
-  func quarantine(unless known: Set<KindVersion>) async throws -> [(OutboxItem.ID, String)]
   /// Counts the key retention of `id` from `date`, after it was given a new key.
   func restartRetention(_ id: OutboxItem.ID, at date: Date) async throws
   /// Replaces the stored body and headers of a waiting item, with a new key.
@@ -174,17 +176,19 @@ package protocol OutboxStore: Sendable {
   func unhandledResults(ofKind kind: String) async throws -> [OutboxItem.ID]
   /// Records that a handler took the item's result.
   func markHandled(_ id: OutboxItem.ID) async throws
-  /// The folder that bodies kept in files go in, beside the database; `nil` when the database is not a file.
+  /// The folder that bodies kept in files go in, beside the database; `nil` for a store that keeps every body in its
+  /// rows (the default).
   var bodyFolder: URL? { get }
-  /// The names of the body files that items still need (waiting, dead letters, quarantined).
+  /// The names of the body files that items still need (waiting, dead letters, quarantined); none by default.
   func referencedBodyFiles() async throws -> Set<String>
   /// Records that the item, marked sending, was handed to a background upload: its lane waits for the outcome, and it
-  /// is not sent again while the upload may still be under way. Recording any outcome ends the handoff.
+  /// is not sent again while the upload may still be under way. Recording any outcome ends the handoff. A store
+  /// without a ``bodyFolder`` hands nothing to the system (background uploads send files): it refuses.
   func markHandedOff(_ id: OutboxItem.ID, at date: Date) async throws
-  /// The items handed to background uploads, with the names of their body files.
+  /// The items handed to background uploads, with the names of their body files; none by default.
   func handedOffItems() async throws -> [(item: OutboxItem, bodyFile: String?)]
   /// Ends the handoff of `id`'s attempt `attempt` without an outcome (its upload is gone): it is sent again, with its
-  /// key. A later attempt's handoff is left as it is.
+  /// key. A later attempt's handoff is left as it is. Nothing to end by default.
   func clearHandoff(_ id: OutboxItem.ID, attempt: Int) async throws
   /// Whether other processes write to the store too (a fleet's workers): the outbox then keeps no totals in memory.
   var isShared: Bool { get }
@@ -196,6 +200,28 @@ package protocol OutboxStore: Sendable {
 }
 
 extension OutboxStore {
+  package var bodyFolder: URL? { nil }
+  package func referencedBodyFiles() async throws -> Set<String> { [] }
+  package func markHandedOff(_ id: OutboxItem.ID, at date: Date) async throws {
+    throw OutboxError(
+      .invalidRequest, "This outbox's store keeps no bodies in files, so it hands no upload to the system")
+  }
+  package func handedOffItems() async throws -> [(item: OutboxItem, bodyFile: String?)] { [] }
+  package func clearHandoff(_ id: OutboxItem.ID, attempt: Int) async throws {}
+  /// Writes `item` and returns its ID once committed.
+  package func insert(_ item: NewItem) async throws -> OutboxItem.ID {
+    guard let id = try await insert([item]).first else {
+      throw OutboxError(.storeFailure, "The outbox's store wrote no item and said nothing of why")
+    }
+    return id
+  }
+  /// Records an attempt's outcome, whichever attempt is the latest.
+  @discardableResult
+  package func record(
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date
+  ) async throws -> RecordResult {
+    try await self.record(record, for: id, lane: lane, at: date, ifAttempt: nil)
+  }
   package var isShared: Bool { false }
   package func releaseLane(_ lane: String) async {}
   package func watch(_ wake: @escaping @Sendable () -> Void) -> Task<Void, Never>? { nil }

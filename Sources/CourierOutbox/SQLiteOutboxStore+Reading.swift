@@ -1,3 +1,4 @@
+#if SQLiteOutbox
 import Foundation
 import GRDB
 import HTTPTypes
@@ -101,3 +102,4 @@ extension SQLiteOutboxStore {
   }
 
 }
+#endif

@@ -1,3 +1,4 @@
+#if SQLiteOutbox
 import Foundation
 import GRDB
 import HTTPTypes
@@ -57,3 +58,4 @@ extension SQLiteOutboxStore {
       ifDependencyFails: DependencyFailure(rawValue: rule) ?? .cancel)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SQLiteOutbox
 import Foundation
 import GRDB
 import HTTPTypes
@@ -129,10 +130,6 @@ package final class SQLiteOutboxStore: OutboxStore {
 
   // MARK: Writing
 
-  package func insert(_ item: NewItem) async throws -> OutboxItem.ID {
-    try await write { db in try Self.insert(item, in: db) }
-  }
-
   package func insert(_ items: [NewItem]) async throws -> [OutboxItem.ID] {
     try await write { db in try items.map { try Self.insert($0, in: db) } }
   }
@@ -226,22 +223,16 @@ package final class SQLiteOutboxStore: OutboxStore {
   }
 
   package func record(
-    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date
-  ) async throws
-    -> RecordResult
-  {
-    try await write { db in try Self.record(record, for: id, lane: lane, at: date.timeIntervalSince1970, in: db) }
-  }
-
-  package func record(
-    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int?
   ) async throws -> RecordResult {
     try await write { db in
-      let latest = try Row.fetchOne(
-        db, sql: "SELECT attempts FROM courier_outbox_item WHERE id = ? AND state = 'sending'",
-        arguments: [id.rawValue])
-      guard let latest, latest[0] as Int == attempt else {
-        throw OutboxError(.noSuchItem, "The outbox item \(id) is no longer sending its attempt \(attempt)")
+      if let attempt {
+        let latest = try Row.fetchOne(
+          db, sql: "SELECT attempts FROM courier_outbox_item WHERE id = ? AND state = 'sending'",
+          arguments: [id.rawValue])
+        guard let latest, latest[0] as Int == attempt else {
+          throw OutboxError(.noSuchItem, "The outbox item \(id) is no longer sending its attempt \(attempt)")
+        }
       }
       return try Self.record(record, for: id, lane: lane, at: date.timeIntervalSince1970, in: db)
     }
@@ -425,28 +416,6 @@ package final class SQLiteOutboxStore: OutboxStore {
         """, arguments: [lane, reason])
   }
 
-  package func quarantine(unless known: Set<KindVersion>) async throws -> [(OutboxItem.ID, String)] {
-    try await write { db in
-      let rows = try Row.fetchAll(
-        db,
-        sql: """
-          SELECT id, kind, kind_version FROM courier_outbox_item WHERE state IN ('pending', 'sending')
-          """)
-      var quarantined: [(OutboxItem.ID, String)] = []
-      for row in rows {
-        let kind = KindVersion(kind: row["kind"], version: row["kind_version"])
-        guard !known.contains(kind) else { continue }
-        let reason = "this app does not register the kind \"\(kind.kind)\" at version \(kind.version)"
-        let id: Int64 = row["id"]
-        try db.execute(
-          sql: "UPDATE courier_outbox_item SET state = 'quarantined', reason = ? WHERE id = ?",
-          arguments: [reason, id])
-        quarantined.append((OutboxItem.ID(rawValue: id), reason))
-      }
-      return quarantined
-    }
-  }
-
   package func restartRetention(_ id: OutboxItem.ID, at date: Date) async throws {
     try await write { db in
       try db.execute(
@@ -546,3 +515,4 @@ package final class SQLiteOutboxStore: OutboxStore {
     return OutboxError(.storeFailure, "The outbox database\(place) failed: \(error)")
   }
 }
+#endif

@@ -29,31 +29,23 @@ extension PostgresOutboxStore {
     }
   }
 
+  /// With `attempt`, records the outcome only while that attempt is the item's latest and the item is sending, as the
+  /// SQLite store does: an outcome that comes late never overwrites a later attempt's.
   package func record(
-    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date
-  ) async throws
-    -> RecordResult
-  {
-    try await transaction { connection in
-      try await self.record(record, for: id, lane: lane, at: date, on: connection)
-    }
-  }
-
-  /// Records the outcome of `id`'s attempt `attempt` only while it is the item's latest and the item is sending, as
-  /// the SQLite store does: an outcome that comes late never overwrites a later attempt's.
-  package func record(
-    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int
+    _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int?
   ) async throws -> RecordResult {
     try await transaction { connection in
-      let rows = try await connection.checkedQuery(
-        """
-        SELECT 1 FROM \(unescaped: self.names.item)
-        WHERE id = \(id.rawValue) AND state = 'sending' AND attempts = \(attempt) FOR UPDATE
-        """, logger: self.logger)
-      var latest = false
-      for try await _ in rows { latest = true }
-      guard latest else {
-        throw OutboxError(.noSuchItem, "The outbox item \(id) is no longer sending its attempt \(attempt)")
+      if let attempt {
+        let rows = try await connection.checkedQuery(
+          """
+          SELECT 1 FROM \(unescaped: self.names.item)
+          WHERE id = \(id.rawValue) AND state = 'sending' AND attempts = \(attempt) FOR UPDATE
+          """, logger: self.logger)
+        var latest = false
+        for try await _ in rows { latest = true }
+        guard latest else {
+          throw OutboxError(.noSuchItem, "The outbox item \(id) is no longer sending its attempt \(attempt)")
+        }
       }
       return try await self.record(record, for: id, lane: lane, at: date, on: connection)
     }

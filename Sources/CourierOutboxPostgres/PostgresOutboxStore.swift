@@ -28,7 +28,6 @@ package final class PostgresOutboxStore: OutboxStore {
   // is recorded on without being taken: a deadline's dead letter, found by the delivery loop). Both are written out in
   // each statement, every value bound.
 
-  package var bodyFolder: URL? { nil }
   package var isShared: Bool { true }
 
   /// How long one operation on the store may take before it counts as lost (see ``guarded(_:)``):
@@ -60,10 +59,6 @@ package final class PostgresOutboxStore: OutboxStore {
   }
 
   // MARK: Writing
-
-  package func insert(_ item: NewItem) async throws -> OutboxItem.ID {
-    try await transaction { connection in try await Self.insert(item, names: self.names, on: connection, self.logger) }
-  }
 
   package func insert(_ items: [NewItem]) async throws -> [OutboxItem.ID] {
     try await transaction { connection in
@@ -216,45 +211,12 @@ package final class PostgresOutboxStore: OutboxStore {
       """, logger: logger)
   }
 
-  /// Nothing is quarantined in a fleet: while a new version rolls out, a worker of the older one would quarantine
-  /// the newer kinds that the other workers send. An item is stored as HTTP, so a worker that does not know its kind
-  /// sends it as stored; its result goes to a worker that registered a handler for the kind.
-  package func quarantine(unless known: Set<KindVersion>) async throws -> [(OutboxItem.ID, String)] { [] }
-
   package func restartRetention(_ id: OutboxItem.ID, at date: Date) async throws {
     _ = try await changes(
       """
       UPDATE \(unescaped: names.item) SET enqueued_at = \(date.timeIntervalSince1970) WHERE id = \(id.rawValue)
       """)
   }
-
-  package func markHandedOff(_ id: OutboxItem.ID, at date: Date) async throws {
-    _ = try await changes(
-      """
-      UPDATE \(unescaped: names.item) SET handed_off_at = \(date.timeIntervalSince1970)
-      WHERE id = \(id.rawValue) AND state = 'sending'
-      """)
-  }
-
-  package func handedOffItems() async throws -> [(item: OutboxItem, bodyFile: String?)] {
-    try await items(
-      """
-      SELECT \(unescaped: Self.itemColumns) FROM \(unescaped: names.item)
-      WHERE handed_off_at IS NOT NULL AND state = 'sending' ORDER BY id
-      """
-    ).map { ($0, nil) }
-  }
-
-  package func clearHandoff(_ id: OutboxItem.ID, attempt: Int) async throws {
-    _ = try await changes(
-      """
-      UPDATE \(unescaped: names.item) SET handed_off_at = NULL
-      WHERE id = \(id.rawValue) AND attempts = \(attempt) AND state = 'sending'
-      """)
-  }
-
-  /// Bodies are kept in the rows: a fleet's workers share no folder.
-  package func referencedBodyFiles() async throws -> Set<String> { [] }
 
   package func markHandled(_ id: OutboxItem.ID) async throws {
     _ = try await changes(
