@@ -246,4 +246,11 @@ MUTANTS = [
         "new": "guard let latest, latest[0] as Int >= 0 else {",
         "tests": "SQLiteStoreConformanceTests",
     },
+    {
+        "name": "the PostgreSQL store's batch insert stores an empty body for an item without one",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
+        "old": "CASE WHEN r.has_body THEN r.body END",
+        "new": "r.body",
+        "tests": "PostgresBatchEnqueueTests",
+    },
 ]

@@ -191,13 +191,42 @@ extension Outbox {
     bindings: [OutboxBinding] = [], kind: Kind = Kind("request"), constraints: OutboxConstraints = .none,
     on connection: PostgresConnection
   ) async throws -> OutboxItem.ID {
+    let item = try newItem(
+      endpoint, lane: lane, after: after, bindings: bindings, kind: kind, constraints: constraints)
+    return try await inPostgres { store in
+      try await PostgresOutboxStore.insert(item, names: store.names, on: connection, store.logger)
+    }
+  }
+
+  /// Stores the requests of `endpoints` through `connection`, within the service's own transaction, in order in
+  /// `lane`, in one statement: the business change and the items commit or roll back together. Workers are woken
+  /// when the transaction commits. Faster than one enqueue each when a change makes many writes.
+  ///
+  /// Only for an outbox stored in PostgreSQL, and bodies in memory; one request that cannot be stored refuses them all.
+  @discardableResult
+  public nonisolated func enqueue<Value>(
+    contentsOf endpoints: [Endpoint<Value>], lane: String = "default", kind: Kind = Kind("request"),
+    constraints: OutboxConstraints = .none, on connection: PostgresConnection
+  ) async throws -> [OutboxItem.ID] {
+    let items = try endpoints.map { endpoint in
+      try newItem(endpoint, lane: lane, after: nil, bindings: [], kind: kind, constraints: constraints)
+    }
+    guard !items.isEmpty else { return [] }
+    return try await inPostgres { store in
+      try await PostgresOutboxStore.insert(items, names: store.names, on: connection, store.logger)
+    }
+  }
+
+  /// Runs `body` on the outbox's PostgreSQL store, with its errors typed; throws
+  /// ``OutboxError/Kind/invalidRequest`` for an outbox stored elsewhere.
+  nonisolated func inPostgres<T: Sendable>(
+    _ body: (PostgresOutboxStore) async throws -> T
+  ) async throws -> T {
     guard let store = store as? PostgresOutboxStore else {
       throw OutboxError(.invalidRequest, "An enqueue on a PostgreSQL connection needs an outbox stored in PostgreSQL")
     }
-    let item = try newItem(
-      endpoint, lane: lane, after: after, bindings: bindings, kind: kind, constraints: constraints)
     do {
-      return try await PostgresOutboxStore.insert(item, names: store.names, on: connection, store.logger)
+      return try await body(store)
     } catch {
       throw PostgresOutboxErrors.typed(error, names: store.names)
     }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import PostgresNIO
 
 /// The outbox's store in PostgreSQL, shared by every worker of a fleet.
@@ -61,11 +62,60 @@ package final class PostgresOutboxStore: OutboxStore {
   // MARK: Writing
 
   package func insert(_ items: [NewItem]) async throws -> [OutboxItem.ID] {
-    try await transaction { connection in
+    try await transaction { connection in try await Self.insert(items, names: self.names, on: connection, self.logger) }
+  }
+
+  /// Writes `items` through `connection`, in whatever transaction it is in, in order: in one statement when none binds
+  /// values from an earlier answer (the values of those are looked up one item at a time).
+  static func insert(
+    _ items: [NewItem], names: PostgresOutboxNames, on connection: PostgresConnection, _ logger: Logger
+  ) async throws -> [OutboxItem.ID] {
+    guard items.count > 1, items.allSatisfy(\.bindings.isEmpty) else {
       var ids: [OutboxItem.ID] = []
-      for item in items { ids.append(try await Self.insert(item, names: self.names, on: connection, self.logger)) }
+      for item in items { ids.append(try await insert(item, names: names, on: connection, logger)) }
       return ids
     }
+    // Arrays hold no NULL here: an absent value travels as a stand-in (0 for an ID, NaN for a time) that NULLIF turns
+    // back into NULL, and a body beside a flag that says whether there is one.
+    let requests = items.map(\.request)
+    let noTime = Double.nan
+    let query: PostgresQuery = """
+      WITH new AS (
+        INSERT INTO \(unescaped: names.item) (lane, kind, kind_version, method, target, headers, body, body_length,
+          body_digest, idempotency_key, after_id, if_dependency_fails, allows_expensive, allows_constrained,
+          not_before, give_up_after, state, enqueued_at, next_attempt_at, updated_at)
+        SELECT r.lane, r.kind, r.kind_version, r.method, r.target, r.headers, CASE WHEN r.has_body THEN r.body END,
+          r.body_length, r.body_digest, r.idempotency_key, NULLIF(r.after_id, 0), r.if_dependency_fails,
+          r.allows_expensive, r.allows_constrained, NULLIF(r.not_before, 'NaN'), NULLIF(r.give_up_after, 'NaN'),
+          'pending', r.at, r.at, r.at
+        FROM unnest(
+          \(items.map(\.lane)), \(items.map(\.kind)), \(items.map(\.kindVersion)), \(requests.map(\.method.rawValue)),
+          \(requests.map(\.target)), \(requests.map { ByteBuffer(bytes: FieldCoding.encode($0.headerFields)) }),
+          \(requests.map { ByteBuffer(bytes: $0.body ?? Data()) }), \(requests.map { $0.body != nil }),
+          \(requests.map(\.bodyLength)), \(requests.map(\.bodyDigest)), \(requests.map(\.idempotencyKey)),
+          \(items.map { $0.after?.rawValue ?? 0 }), \(items.map(\.constraints.ifDependencyFails.rawValue)),
+          \(items.map(\.constraints.allowsExpensiveNetwork)), \(items.map(\.constraints.allowsConstrainedNetwork)),
+          \(items.map { $0.constraints.notBefore?.timeIntervalSince1970 ?? noTime }),
+          \(items.map { $0.constraints.giveUpAfter?.timeIntervalSince1970 ?? noTime }),
+          \(items.map(\.enqueuedAt.timeIntervalSince1970))
+        ) WITH ORDINALITY AS r(lane, kind, kind_version, method, target, headers, body, has_body, body_length,
+          body_digest, idempotency_key, after_id, if_dependency_fails, allows_expensive, allows_constrained, not_before,
+          give_up_after, at, n)
+        ORDER BY r.n
+        RETURNING id),
+      lane AS (
+        INSERT INTO \(unescaped: names.lane) (name) SELECT DISTINCT unnest(\(items.map(\.lane))) ON CONFLICT DO NOTHING)
+      SELECT new.id FROM new CROSS JOIN (SELECT pg_notify(\(names.channel), '')) AS woken ORDER BY new.id
+      """
+    var ids: [OutboxItem.ID] = []
+    for try await id in try await connection.checkedQuery(query, logger: logger).decode(Int64.self) {
+      ids.append(OutboxItem.ID(rawValue: id))
+    }
+    guard ids.count == items.count else {
+      throw OutboxError(
+        .storeFailure, "The outbox's insert of \(items.count) items into \(names.item) returned \(ids.count) ids")
+    }
+    return ids
   }
 
   /// Writes `item` through `connection`, in whatever transaction it is in; the `NOTIFY` that wakes the workers is

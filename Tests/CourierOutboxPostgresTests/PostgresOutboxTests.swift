@@ -3,6 +3,7 @@ import CourierAsyncHTTPClient
 import CourierOutbox
 import CourierTestSupport
 import Foundation
+import HTTPTypes
 import Logging
 import PostgresNIO
 import Testing
@@ -444,5 +445,74 @@ func fastConfiguration() -> Outbox.Configuration {
     }
     #expect(error?.kind == kind, "\(String(describing: error))")
     #expect(error?.message.contains(fix) == true, "\(String(describing: error))")
+  }
+}
+
+/// Many items enqueued within the service's transaction in one statement.
+@Suite(.hangGuard) struct PostgresBatchEnqueueTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test func aBatchEnqueuedInTheServicesTransactionIsStoredInOrderInOneStatementOrNotAtAll() async throws {
+    try await withPostgres { server, postgres in
+      var configuration = fastConfiguration()
+      configuration.monitor = .constant(.offline)
+      let outbox = try await Outbox(
+        client: APIClient(baseURL: URL(string: "http://127.0.0.1:9")!), postgres: server.configuration(),
+        options: testOptions("batch"), configuration: configuration)
+      let later = Date(timeIntervalSince1970: 1_900_000_000)
+      let endpoints =
+        (0..<50).map {
+          Endpoint<Data>.post("/hooks/\($0)", body: FleetPost(title: "hook \($0)")).header("X-N", "\($0)")
+        }
+        + [Endpoint<Data>.post("/hooks/empty")]
+      struct Abandoned: Error {}
+      await #expect(throws: (any Error).self) {
+        try await postgres.withTransaction(logger: logger) { connection in
+          try await outbox.enqueue(contentsOf: endpoints, lane: "hooks", on: connection)
+          throw Abandoned()
+        }
+      }
+      #expect(try await outbox.items().isEmpty, "a rolled-back transaction left items")
+
+      let ids = try await postgres.withTransaction(logger: logger) { connection in
+        try await outbox.enqueue(
+          contentsOf: endpoints, lane: "hooks", kind: Outbox.Kind("hook", version: 2),
+          constraints: OutboxConstraints(allowsExpensiveNetwork: false, notBefore: later), on: connection)
+      }
+      #expect(ids.count == 51)
+      #expect(ids == ids.sorted())
+      let items = try await outbox.items()
+      #expect(items.map(\.id) == ids)
+      #expect(items.map(\.target) == (0..<50).map { "/hooks/\($0)" } + ["/hooks/empty"])
+      #expect(items.allSatisfy { $0.lane == "hooks" && $0.kind == "hook" && $0.kindVersion == 2 && $0.after == nil })
+      #expect(items.allSatisfy { $0.state == .pending && $0.attempts == 0 })
+      #expect(Set(items.map(\.idempotencyKey)).count == 51, "each item has a key of its own")
+      #expect(items[7].headerFields[HTTPField.Name("X-N")!] == "7")
+      #expect(items[50].bodyLength == 0)
+      let head = try #require(try await outbox.store.laneHead("hooks"))
+      #expect(head.item.id == ids[0])
+      #expect(head.constraints.notBefore == later)
+      #expect(head.constraints.giveUpAfter == nil)
+      #expect(head.constraints.allowsExpensiveNetwork == false)
+      #expect(head.constraints.allowsConstrainedNetwork == true)
+      let (_, first) = try await outbox.store.markSending(ids[0])
+      #expect(try JSONDecoder().decode(FleetPost.self, from: first.body ?? Data()).title == "hook 0")
+      let bodies = try await postgres.query(
+        "SELECT body IS NULL FROM batch_item WHERE id = ANY(\([ids[49].rawValue, ids[50].rawValue])) ORDER BY id",
+        logger: logger)
+      var missing: [Bool] = []
+      for try await isNull in bodies.decode(Bool.self) { missing.append(isNull) }
+      #expect(missing == [false, true], "an item without a body is stored without one")
+
+      // One request that cannot be stored refuses the whole batch.
+      let refused = await #expect(throws: PostgresTransactionError.self) {
+        try await postgres.withTransaction(logger: logger) { connection in
+          try await outbox.enqueue(
+            contentsOf: [Endpoint<Data>.post("/hooks"), Endpoint<Data>.get("/hooks")], lane: "hooks", on: connection)
+        }
+      }
+      #expect((refused?.closureError as? OutboxError)?.kind == .invalidRequest)
+      #expect(try await outbox.items().count == 51)
+      await outbox.stop()
+    }
   }
 }

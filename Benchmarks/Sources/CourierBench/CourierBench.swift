@@ -17,7 +17,7 @@ import Foundation
 ///     courier-bench eviction memory|sqlite --metric writes|hits --entries N --count N [--database PATH]
 ///     courier-bench outbox single|batch --count N [--directory DIR]   durable enqueues per second
 ///     courier-bench outbox-drain direct|drain --base-url URL --count N --concurrency C [--directory DIR]
-///     courier-bench outbox-fleet enqueue|drain|claim --store postgres|sqlite --postgres URL [--base-url URL]
+///     courier-bench outbox-fleet enqueue|enqueue-each|enqueue-batch|drain|claim --store postgres|sqlite --postgres URL [--base-url URL]
 ///                     --count N [--workers W] [--lanes L]   the PostgreSQL outbox beside the SQLite one
 ///     courier-bench deadline urlsession|ahc --clock system|task --busy N --rounds R
 ///                     how late a 1 s deadline ends a call while N CPU-bound tasks keep the shared pool busy

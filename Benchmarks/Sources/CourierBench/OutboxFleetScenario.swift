@@ -11,6 +11,8 @@ import PostgresNIO
 /// The PostgreSQL outbox (and the SQLite one beside it):
 /// - `enqueue`: items enqueued one per transaction of the caller's (`enqueue(_:on:)` after a business row's insert),
 ///   one after another: what a service's write path pays;
+/// - `enqueue-each`, `enqueue-batch`: 100 items a transaction of the caller's (after a business row's insert), one
+///   enqueue each or one batch;
 /// - `drain`: `count` items in `lanes` lanes delivered to nginx on loopback over AsyncHTTPClient by `workers` outboxes
 ///   (each an instance of a service, with its own pool), timed from their start until nothing waits;
 /// - `claim`: the same drain through a transport that answers 201 at once in the process, so that what is timed is the
@@ -18,6 +20,10 @@ import PostgresNIO
 enum OutboxFleetScenario {
   enum Variant: String {
     case enqueue, drain, claim
+    /// 100 items a transaction of the caller's, one `enqueue(_:on:)` each.
+    case enqueueEach = "enqueue-each"
+    /// 100 items a transaction of the caller's, in one `enqueue(contentsOf:on:)`.
+    case enqueueBatch = "enqueue-batch"
   }
 
   enum Store: String {
@@ -82,6 +88,25 @@ enum OutboxFleetScenario {
         try await pool.withTransaction(logger: logger) { connection in
           try await connection.query("INSERT INTO \(unescaped: table)_order (id) VALUES (\(index))", logger: logger)
           try await producer.enqueue(endpoint, lane: "lane-\(index % lanes)", on: connection)
+        }
+      }
+      let seconds = secondsSince(start)
+      return Measurement(value: Double(count) / seconds, unit: "items/s", operations: count, seconds: seconds)
+    case .enqueueEach, .enqueueBatch:
+      guard let pool else { throw BenchmarkFailure("enqueue within a transaction is measured on PostgreSQL") }
+      try await pool.query("CREATE TABLE \(unescaped: table)_order (id BIGINT PRIMARY KEY)", logger: logger)
+      let batches = stride(from: 0, to: count, by: 100).map { Array(endpoints[$0..<min($0 + 100, count)]) }
+      let start = ContinuousClock.now
+      for (index, batch) in batches.enumerated() {
+        try await pool.withTransaction(logger: logger) { connection in
+          try await connection.query("INSERT INTO \(unescaped: table)_order (id) VALUES (\(index))", logger: logger)
+          if variant == .enqueueBatch {
+            try await producer.enqueue(contentsOf: batch, lane: "lane-\(index % lanes)", on: connection)
+          } else {
+            for endpoint in batch {
+              try await producer.enqueue(endpoint, lane: "lane-\(index % lanes)", on: connection)
+            }
+          }
         }
       }
       let seconds = secondsSince(start)
