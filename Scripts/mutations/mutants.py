@@ -228,8 +228,8 @@ MUTANTS = [
     {
         "name": "the PostgreSQL store keeps the next item claimed with a delivery when it may not go yet",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore+Recording.swift",
-        "old": "WHERE id = \\(next.candidate.item.id.rawValue) AND state = 'sending'",
-        "new": "WHERE id = \\(next.candidate.item.id.rawValue) AND state = 'never'",
+        "old": "GREATEST(attempts - 1, 0)\n      WHERE id = \\(id.rawValue) AND state = 'sending'",
+        "new": "GREATEST(attempts - 1, 0)\n      WHERE id = \\(id.rawValue) AND state = 'never'",
         "tests": "PostgresOutboxTests/theNextItemClaimedWithADelivery",
     },
     {
@@ -252,5 +252,12 @@ MUTANTS = [
         "old": "CASE WHEN r.has_body THEN r.body END",
         "new": "r.body",
         "tests": "PostgresBatchEnqueueTests",
+    },
+    {
+        "name": "the PostgreSQL store's delivery outside a transaction records an item whose dependants bind values",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
+        "old": "IF alone THEN",
+        "new": "IF false THEN",
+        "tests": "PostgresStoreConformanceTests",
     },
 ]

@@ -40,7 +40,7 @@ struct PostgresOutboxNames: Sendable {
   /// The `NOTIFY` channel that wakes the workers.
   var channel: String { "\(schema).\(table)" }
   /// The function that records a delivery (``PostgresOutboxSchema/functions(_:)``).
-  var recordDelivery: String { "\"\(schema)\".\"\(table)_record_delivery_1\"" }
+  var recordDelivery: String { "\"\(schema)\".\"\(table)_record_delivery_2\"" }
 }
 
 /// The outbox's tables, created and migrated in order; each step runs once, and a database migrated by a newer
@@ -109,36 +109,60 @@ enum PostgresOutboxSchema {
   /// the version of what it does; a change to what it does is a new name, made beside the old one.
   static func functions(_ names: PostgresOutboxNames) -> [String] {
     [
-      // Renews and checks the worker's lease on the lane, and records the delivery in the statement that does (the
-      // fence). Each statement of a function takes its own snapshot: the look for dependants sees one whose enqueue
-      // committed while the update waited for the item's row (the enqueue locks it), as a statement of its own would.
-      // With `claim_head`, the lane's first waiting item too, marked sending, with its dependency's state, unless the
-      // lane is paused (its first entry in the waiting items' index: `min(id)` is planned as an aggregate over them
-      // all); the caller gives it back in the same transaction when it may not go at once.
+      // Renews and checks the worker's lease on the lane (the fence), and records the delivery while it holds the
+      // lane's row. Each statement of a function takes its own snapshot: the look for dependants sees one whose
+      // enqueue committed while the update waited for the item's row (the enqueue locks it), as a statement of its own
+      // would. With `claim_head`, the lane's first waiting item too, marked sending, with its dependency's state,
+      // unless the lane is paused (its first entry in the waiting items' index: `min(id)` is planned as an aggregate
+      // over them all); the caller gives it back when it may not go at once.
+      //
+      // With `alone`, the call is a transaction of its own (no `BEGIN` and `COMMIT` around it: one round trip): an
+      // item with dependants that bind values from its answer, which the caller binds in the transaction that records
+      // the delivery, is left as it was and `needs_transaction` says so. Its row is locked before the look, so that
+      // an enqueue of a dependant either committed before it (and is seen) or waits for this call (and binds from the
+      // stored answer).
       """
       CREATE OR REPLACE FUNCTION \(names.recordDelivery)(
         item_id BIGINT, lane_name TEXT, worker TEXT, lease_seconds DOUBLE PRECISION, status INTEGER, fields BYTEA,
-        answer BYTEA, at DOUBLE PRECISION, claim_head BOOLEAN)
-      RETURNS TABLE (recorded BOOLEAN, has_dependants BOOLEAN, head \(names.item), dependency TEXT)
+        answer BYTEA, at DOUBLE PRECISION, claim_head BOOLEAN, alone BOOLEAN)
+      RETURNS TABLE (
+        recorded BOOLEAN, has_dependants BOOLEAN, head \(names.item), dependency TEXT, needs_transaction BOOLEAN)
       LANGUAGE plpgsql AS $body$
       DECLARE
         changed INTEGER;
       BEGIN
-        WITH fence AS (
-          UPDATE \(names.lane) AS l
-          SET lease_until = CASE WHEN l.holder = worker
-            THEN clock_timestamp() + make_interval(secs => lease_seconds) ELSE l.lease_until END
-          WHERE l.name = lane_name
-            AND (l.holder IS NULL OR l.holder = worker OR l.lease_until < clock_timestamp()) RETURNING 1)
+        recorded := false;
+        has_dependants := false;
+        needs_transaction := false;
+        UPDATE \(names.lane) AS l
+        SET lease_until = CASE WHEN l.holder = worker
+          THEN clock_timestamp() + make_interval(secs => lease_seconds) ELSE l.lease_until END
+        WHERE l.name = lane_name
+          AND (l.holder IS NULL OR l.holder = worker OR l.lease_until < clock_timestamp());
+        GET DIAGNOSTICS changed = ROW_COUNT;
+        IF changed = 0 THEN
+          RETURN NEXT;
+          RETURN;
+        END IF;
+        IF alone THEN
+          PERFORM 1 FROM \(names.item) AS i WHERE i.id = item_id FOR UPDATE;
+          IF EXISTS (SELECT 1 FROM \(names.item) AS d
+              WHERE d.after_id = item_id AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending')) THEN
+            needs_transaction := true;
+            RETURN NEXT;
+            RETURN;
+          END IF;
+        END IF;
         UPDATE \(names.item) AS i SET state = 'delivered', updated_at = at, reason = NULL, response_status = status,
           response_headers = fields, response_body = answer, body = NULL, result_handled = false, handed_off_at = NULL
-        WHERE i.id = item_id AND i.state IN ('pending', 'sending') AND EXISTS (SELECT 1 FROM fence);
+        WHERE i.id = item_id AND i.state IN ('pending', 'sending');
         GET DIAGNOSTICS changed = ROW_COUNT;
         recorded := changed > 0;
-        has_dependants := false;
         IF recorded THEN
-          has_dependants := EXISTS (SELECT 1 FROM \(names.item) AS d
-            WHERE d.after_id = item_id AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending'));
+          IF NOT alone THEN
+            has_dependants := EXISTS (SELECT 1 FROM \(names.item) AS d
+              WHERE d.after_id = item_id AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending'));
+          END IF;
           IF claim_head THEN
             UPDATE \(names.item) AS i SET state = 'sending', attempts = i.attempts + 1
             WHERE i.id = (SELECT w.id FROM \(names.item) AS w

@@ -12,25 +12,52 @@ extension PostgresOutboxStore {
     _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date,
     claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
   ) async throws -> (RecordResult, Claim?) {
-    try await transaction { connection in
-      let (recorded, next) = try await self.recordDelivery(
-        response, for: id, lane: lane, at: date, claimingHead: true, on: connection)
+    // On the store's own pool, whose sessions carry the time limits, the function's call is a transaction of its
+    // own: one round trip. On the service's client, whose limits a transaction sets for itself, and for an item whose
+    // dependants bind values from its answer, it runs in a transaction.
+    if timeoutsPerTransaction == nil,
+      let (recorded, next) = try await run({ connection in
+        try await self.recordDelivery(
+          response, for: id, lane: lane, at: date, claimingHead: true, alone: true, on: connection)
+      })
+    {
+      guard let next else { return (recorded, nil) }
+      guard claim(next.candidate) else {
+        // Claimed with the delivery, as most are; given back at once. (Should the worker die in between, the item
+        // waits, sending, for the lease to end, and is sent again with its key, one attempt more counted.)
+        try await run { connection in try await self.giveBack(next.candidate.item.id, on: connection) }
+        return (recorded, nil)
+      }
+      return (recorded, next.claim)
+    }
+    return try await transaction { connection in
+      guard
+        let (recorded, next) = try await self.recordDelivery(
+          response, for: id, lane: lane, at: date, claimingHead: true, alone: false, on: connection)
+      else { throw Self.unexpectedlyAlone }
       guard let next else { return (recorded, nil) }
       guard claim(next.candidate) else {
         // Claimed with the delivery, as most are; given back in the same transaction, as if never claimed.
-        try await connection.checkedQuery(
-          """
-          UPDATE \(unescaped: self.names.item) SET state = 'pending', attempts = GREATEST(attempts - 1, 0)
-          WHERE id = \(next.candidate.item.id.rawValue) AND state = 'sending'
-          """, logger: self.logger)
+        try await self.giveBack(next.candidate.item.id, on: connection)
         return (recorded, nil)
       }
       return (recorded, next.claim)
     }
   }
 
-  /// With `attempt`, records the outcome only while that attempt is the item's latest and the item is sending, as the
-  /// SQLite store does: an outcome that comes late never overwrites a later attempt's.
+  /// Gives back `id`, marked sending with a delivery though it may not go yet, as if it had not been claimed.
+  func giveBack(_ id: OutboxItem.ID, on connection: PostgresConnection) async throws {
+    try await connection.checkedQuery(
+      """
+      UPDATE \(unescaped: names.item) SET state = 'pending', attempts = GREATEST(attempts - 1, 0)
+      WHERE id = \(id.rawValue) AND state = 'sending'
+      """, logger: logger)
+  }
+
+  /// What a call of the function in a transaction never says: that it needs one.
+  static let unexpectedlyAlone = OutboxError(
+    .storeFailure, "The outbox's delivery function asked for a transaction from within one")
+
   package func record(
     _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int?
   ) async throws -> RecordResult {
@@ -58,9 +85,11 @@ extension PostgresOutboxStore {
     let now = date.timeIntervalSince1970
     let item = names.item
     if case .delivered(let response) = record {
-      return try await self.recordDelivery(
-        response, for: id, lane: lane, at: date, claimingHead: false, on: connection
-      ).0
+      guard
+        let (recorded, _) = try await self.recordDelivery(
+          response, for: id, lane: lane, at: date, claimingHead: false, alone: false, on: connection)
+      else { throw Self.unexpectedlyAlone }
+      return recorded
     }
     try await self.fence(lane, on: connection)
     switch record {
@@ -122,34 +151,39 @@ extension PostgresOutboxStore {
         + "and the lane's holder sends the item again with its key")
   }
 
-  /// Records that `id` was delivered with `response`, in the statement that renews and checks this worker's lease on
-  /// `lane`, and binds its dependants' values; with `claimingHead`, marks the lane's next item sending too and returns
-  /// it, as a candidate and as a claim. One call of the store's function (``PostgresOutboxSchema/functions(_:)``), and
-  /// two round trips more for an item with dependants that bind values from its answer.
+  /// Records that `id` was delivered with `response`, under this worker's lease on `lane`, and binds its dependants'
+  /// values; with `claimingHead`, marks the lane's next item sending too and returns it, as a candidate and as a
+  /// claim. One call of the store's function (``PostgresOutboxSchema/functions(_:)``), and two round trips more for
+  /// an item with dependants that bind values from its answer. `alone`, for a call outside a transaction, leaves such
+  /// an item as it was and returns `nil`: its dependants are bound in the transaction that records it.
   func recordDelivery(
     _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date, claimingHead: Bool,
-    on connection: PostgresConnection
-  ) async throws -> (RecordResult, (candidate: Candidate, claim: Claim)?) {
+    alone: Bool, on connection: PostgresConnection
+  ) async throws -> (RecordResult, (candidate: Candidate, claim: Claim)?)? {
     // The head's columns first, then its dependency's state, as ``candidate(_:)`` reads them; its body last.
     let rows = try await connection.checkedQuery(
       """
       SELECT \(unescaped: Self.headColumns), r.dependency, r.recorded, r.has_dependants, (r.head).id IS NOT NULL,
-        (r.head).body, (r.head).body_digest
+        (r.head).body, (r.head).body_digest, r.needs_transaction
       FROM \(unescaped: names.recordDelivery)(
         \(id.rawValue), \(lane), \(worker), \(leaseSeconds), \(Int32(response.status.code)),
-        \(FieldCoding.encode(response.headerFields)), \(response.body), \(date.timeIntervalSince1970), \(claimingHead)) AS r
+        \(FieldCoding.encode(response.headerFields)), \(response.body), \(date.timeIntervalSince1970), \(claimingHead),
+        \(alone)) AS r
       """, logger: logger)
     var recorded = false
     var hasDependants = false
+    var needsTransaction = false
     var head: (candidate: Candidate, claim: Claim)?
     for try await row in rows {
       let columns = row.makeRandomAccess()
       recorded = try columns[Self.columnCount + 1].decode(Bool.self)
       hasDependants = try columns[Self.columnCount + 2].decode(Bool.self)
+      needsTransaction = try columns[Self.columnCount + 6].decode(Bool.self)
       guard try columns[Self.columnCount + 3].decode(Bool.self) else { continue }
       let candidate = try Self.candidate(row)
       head = (candidate, (candidate.item, try Self.request(of: candidate.item, row, from: Self.columnCount + 4)))
     }
+    if needsTransaction && alone { return nil }
     guard recorded else { throw lostLease(lane) }
     guard hasDependants else { return (RecordResult(), head) }
     let result = try await bind(dependantsOf: id, to: response, at: date, on: connection)
