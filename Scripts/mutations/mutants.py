@@ -260,4 +260,11 @@ MUTANTS = [
         "new": "IF false THEN",
         "tests": "PostgresStoreConformanceTests",
     },
+    {
+        "name": "the PostgreSQL delivery outside a transaction waits for a service's open enqueue of a dependant",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
+        "old": "WHERE i.id = item_id FOR NO KEY UPDATE;",
+        "new": "WHERE i.id = item_id FOR UPDATE;",
+        "tests": "PostgresDeliveryLockTests",
+    },
 ]

@@ -120,7 +120,8 @@ enum PostgresOutboxSchema {
       // item with dependants that bind values from its answer, which the caller binds in the transaction that records
       // the delivery, is left as it was and `needs_transaction` says so. Its row is locked before the look, so that
       // an enqueue of a dependant either committed before it (and is seen) or waits for this call (and binds from the
-      // stored answer).
+      // stored answer). `NO KEY UPDATE`, as the update itself takes: a dependant's insert holds `KEY SHARE` on the row
+      // (its foreign key) until the service's transaction commits, and must not hold the delivery up.
       """
       CREATE OR REPLACE FUNCTION \(names.recordDelivery)(
         item_id BIGINT, lane_name TEXT, worker TEXT, lease_seconds DOUBLE PRECISION, status INTEGER, fields BYTEA,
@@ -145,7 +146,7 @@ enum PostgresOutboxSchema {
           RETURN;
         END IF;
         IF alone THEN
-          PERFORM 1 FROM \(names.item) AS i WHERE i.id = item_id FOR UPDATE;
+          PERFORM 1 FROM \(names.item) AS i WHERE i.id = item_id FOR NO KEY UPDATE;
           IF EXISTS (SELECT 1 FROM \(names.item) AS d
               WHERE d.after_id = item_id AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending')) THEN
             needs_transaction := true;

@@ -16,16 +16,32 @@ extension PostgresOutboxStore {
     // own: one round trip. On the service's client, whose limits a transaction sets for itself, and for an item whose
     // dependants bind values from its answer, it runs in a transaction.
     if timeoutsPerTransaction == nil,
-      let (recorded, next) = try await run({ connection in
-        try await self.recordDelivery(
-          response, for: id, lane: lane, at: date, claimingHead: true, alone: true, on: connection)
+      let (recorded, next) = try await guarded({
+        try await self.client.withConnection { connection in
+          // A deadlock with another worker's or the service's transaction rolled the call back whole: it runs again,
+          // as a transaction does (`transaction(_:)`).
+          var attempt = 1
+          while true {
+            do {
+              return try await self.recordDelivery(
+                response, for: id, lane: lane, at: date, claimingHead: true, alone: true, on: connection)
+            } catch  where attempt < 3 && Self.mayRunAgain(error) {
+              attempt += 1
+            }
+          }
+        }
       })
     {
       guard let next else { return (recorded, nil) }
       guard claim(next.candidate) else {
-        // Claimed with the delivery, as most are; given back at once. (Should the worker die in between, the item
-        // waits, sending, for the lease to end, and is sent again with its key, one attempt more counted.)
-        try await run { connection in try await self.giveBack(next.candidate.item.id, on: connection) }
+        // Claimed with the delivery, as most are; given back at once. The delivery is recorded whatever comes of
+        // that: should the worker die first, or the statement fail, the item waits, sending, for the lease to end
+        // (or for this worker's next claim of the lane), and is sent again with its key, one attempt more counted.
+        do {
+          try await run { connection in try await self.giveBack(next.candidate.item.id, on: connection) }
+        } catch {
+          logger.debug("The outbox could not give back item \(next.candidate.item.id): \(error)")
+        }
         return (recorded, nil)
       }
       return (recorded, next.claim)

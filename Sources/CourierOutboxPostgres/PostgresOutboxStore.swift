@@ -70,13 +70,22 @@ package final class PostgresOutboxStore: OutboxStore {
   static func insert(
     _ items: [NewItem], names: PostgresOutboxNames, on connection: PostgresConnection, _ logger: Logger
   ) async throws -> [OutboxItem.ID] {
-    guard items.count > 1, items.allSatisfy(\.bindings.isEmpty) else {
+    // Items that wait for another, and times that are not numbers, go one at a time: the arrays' stand-ins for "none"
+    // below are 0 for an ID and NaN for a time.
+    guard items.count > 1,
+      items.allSatisfy({ item in
+        item.after == nil && item.bindings.isEmpty && item.enqueuedAt.timeIntervalSince1970.isFinite
+          && item.constraints.notBefore?.timeIntervalSince1970.isFinite != false
+          && item.constraints.giveUpAfter?.timeIntervalSince1970.isFinite != false
+      })
+    else {
       var ids: [OutboxItem.ID] = []
       for item in items { ids.append(try await insert(item, names: names, on: connection, logger)) }
       return ids
     }
     // Arrays hold no NULL here: an absent value travels as a stand-in (0 for an ID, NaN for a time) that NULLIF turns
-    // back into NULL, and a body beside a flag that says whether there is one.
+    // back into NULL, and a body beside a flag that says whether there is one. New lanes are written in their order,
+    // as every batch writes them, so that two batches that make the same lanes never wait for each other in a cycle.
     let requests = items.map(\.request)
     let noTime = Double.nan
     let query: PostgresQuery = """
@@ -104,7 +113,8 @@ package final class PostgresOutboxStore: OutboxStore {
         ORDER BY r.n
         RETURNING id),
       lane AS (
-        INSERT INTO \(unescaped: names.lane) (name) SELECT DISTINCT unnest(\(items.map(\.lane))) ON CONFLICT DO NOTHING)
+        INSERT INTO \(unescaped: names.lane) (name)
+        SELECT DISTINCT name FROM unnest(\(items.map(\.lane))) AS name ORDER BY name ON CONFLICT DO NOTHING)
       SELECT new.id FROM new CROSS JOIN (SELECT pg_notify(\(names.channel), '')) AS woken ORDER BY new.id
       """
     var ids: [OutboxItem.ID] = []

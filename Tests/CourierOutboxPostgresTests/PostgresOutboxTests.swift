@@ -2,6 +2,7 @@ import Courier
 import CourierAsyncHTTPClient
 import CourierOutbox
 import CourierTestSupport
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Logging
@@ -512,6 +513,36 @@ func fastConfiguration() -> Outbox.Configuration {
       }
       #expect((refused?.closureError as? OutboxError)?.kind == .invalidRequest)
       #expect(try await outbox.items().count == 51)
+      await outbox.stop()
+    }
+  }
+}
+
+/// What a service's open transaction holds while workers deliver.
+@Suite(.hangGuard) struct PostgresDeliveryLockTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test func anOpenTransactionThatEnqueuedADependantDoesNotHoldItsDependencysDeliveryUp() async throws {
+    try await withPostgres { server, postgres in
+      let transport = StubTransport(.post("/hooks/first").reply(.status(.created)))
+      let network = SwitchedNetwork(NetworkPath(isOnline: false))
+      var configuration = fastConfiguration()
+      configuration.monitor = network.monitor
+      let outbox = try await Outbox(
+        client: APIClient.testing(baseURL: URL(string: "https://api.example.test")!, transport: transport),
+        postgres: server.configuration(), options: testOptions("held"), configuration: configuration)
+      let first = try await outbox.enqueue(Endpoint<Data>.post("/hooks/first", body: FleetPost(title: "first")))
+      // The dependant's insert holds its foreign key's lock on the first item's row until the transaction commits;
+      // the first item is delivered meanwhile, and its delivery recorded, before the transaction ends.
+      try await postgres.withTransaction(logger: logger) { connection in
+        try await outbox.enqueue(
+          Endpoint<Data>.post("/hooks/second", body: FleetPost(title: "second")), lane: "second", after: first,
+          on: connection)
+        network.set(NetworkPath(isOnline: true))
+        try await waitUntil("the first item's delivery is recorded while the transaction is open") {
+          try await outbox.items(in: [.delivered]).map(\.id) == [first]
+        }
+      }
+      #expect(transport.requests.count == 1, "the first item was sent again: its delivery was not recorded at once")
       await outbox.stop()
     }
   }
