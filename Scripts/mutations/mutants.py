@@ -114,10 +114,10 @@ MUTANTS = [
     },
     {
         "name": "a worker takes a lane another worker holds (the lease ignored)",
-        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
-        "old": "          AND (l.holder IS NULL OR l.holder = \\(worker) OR l.lease_until < clock_timestamp())\n"
-        + "          AND i.id = (SELECT id FROM",
-        "new": "          AND i.id = (SELECT id FROM",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
+        "old": "          AND (l.holder IS NULL OR l.holder = worker OR l.lease_until < clock_timestamp())\n"
+        + "          AND i.id = (SELECT w.id FROM",
+        "new": "          AND i.id = (SELECT w.id FROM",
         "tests": "PostgresFleetTests/fourWorkerProcesses",
     },
     {

@@ -40,7 +40,11 @@ struct PostgresOutboxNames: Sendable {
   /// The `NOTIFY` channel that wakes the workers.
   var channel: String { "\(schema).\(table)" }
   /// The function that records a delivery (``PostgresOutboxSchema/functions(_:)``).
-  var recordDelivery: String { "\"\(schema)\".\"\(table)_record_delivery_2\"" }
+  var recordDelivery: String { "\"\(schema)\".\"\(table)_record_delivery_3\"" }
+  /// The function that lists the first waiting item of each lane a worker may take (``PostgresOutboxSchema/functions(_:)``).
+  var laneHeads: String { "\"\(schema)\".\"\(table)_lane_heads_1\"" }
+  /// The function that claims a lane's first waiting item under the lane's lease (``PostgresOutboxSchema/functions(_:)``).
+  var claim: String { "\"\(schema)\".\"\(table)_claim_1\"" }
 }
 
 /// The outbox's tables, created and migrated in order; each step runs once, and a database migrated by a newer
@@ -107,77 +111,150 @@ enum PostgresOutboxSchema {
   /// that they take one round trip. The functions are not steps of ``migrations(_:)``: an older worker of a rolling
   /// deploy still opens tables a newer one made functions for, and calls none of them. A function's name ends with
   /// the version of what it does; a change to what it does is a new name, made beside the old one.
-  static func functions(_ names: PostgresOutboxNames) -> [String] {
+  static func functions(_ names: PostgresOutboxNames) -> [(name: String, statement: String)] {
     [
-      // Renews and checks the worker's lease on the lane (the fence), and records the delivery while it holds the
-      // lane's row. Each statement of a function takes its own snapshot: the look for dependants sees one whose
-      // enqueue committed while the update waited for the item's row (the enqueue locks it), as a statement of its own
-      // would. With `claim_head`, the lane's first waiting item too, marked sending, with its dependency's state,
-      // unless the lane is paused (its first entry in the waiting items' index: `min(id)` is planned as an aggregate
-      // over them all); the caller gives it back when it may not go at once.
-      //
-      // With `alone`, the call is a transaction of its own (no `BEGIN` and `COMMIT` around it: one round trip): an
-      // item with dependants that bind values from its answer, which the caller binds in the transaction that records
-      // the delivery, is left as it was and `needs_transaction` says so. Its row is locked before the look, so that
-      // an enqueue of a dependant either committed before it (and is seen) or waits for this call (and binds from the
-      // stored answer). `NO KEY UPDATE`, as the update itself takes: a dependant's insert holds `KEY SHARE` on the row
-      // (its foreign key) until the service's transaction commits, and must not hold the delivery up.
-      """
-      CREATE OR REPLACE FUNCTION \(names.recordDelivery)(
-        item_id BIGINT, lane_name TEXT, worker TEXT, lease_seconds DOUBLE PRECISION, status INTEGER, fields BYTEA,
-        answer BYTEA, at DOUBLE PRECISION, claim_head BOOLEAN, alone BOOLEAN)
-      RETURNS TABLE (
-        recorded BOOLEAN, has_dependants BOOLEAN, head \(names.item), dependency TEXT, needs_transaction BOOLEAN)
-      LANGUAGE plpgsql AS $body$
-      DECLARE
-        changed INTEGER;
-      BEGIN
-        recorded := false;
-        has_dependants := false;
-        needs_transaction := false;
-        UPDATE \(names.lane) AS l
-        SET lease_until = CASE WHEN l.holder = worker
-          THEN clock_timestamp() + make_interval(secs => lease_seconds) ELSE l.lease_until END
-        WHERE l.name = lane_name
-          AND (l.holder IS NULL OR l.holder = worker OR l.lease_until < clock_timestamp());
-        GET DIAGNOSTICS changed = ROW_COUNT;
-        IF changed = 0 THEN
+      (names.recordDelivery, recordDelivery(names)),
+      (names.laneHeads, laneHeads(names)),
+      (names.claim, claim(names)),
+    ]
+  }
+
+  /// Renews and checks the worker's lease on the lane (the fence), and records the delivery while it holds the
+  /// lane's row. Each statement of a function takes its own snapshot: the look for dependants sees one whose
+  /// enqueue committed while the update waited for the item's row (the enqueue locks it), as a statement of its own
+  /// would. With `claim_head`, the lane's first waiting item too, marked sending, with its dependency's state,
+  /// unless the lane is paused (its first entry in the waiting items' index: `min(id)` is planned as an aggregate
+  /// over them all); the caller gives it back when it may not go at once.
+  ///
+  /// With `alone`, the call is a transaction of its own (no `BEGIN` and `COMMIT` around it: one round trip): an
+  /// item with dependants that bind values from its answer, which the caller binds in the transaction that records
+  /// the delivery, is left as it was and `needs_transaction` says so. Its row is locked before the look, so that
+  /// an enqueue of a dependant either committed before it (and is seen) or waits for this call (and binds from the
+  /// stored answer). `NO KEY UPDATE`, as the update itself takes: a dependant's insert holds `KEY SHARE` on the row
+  /// (its foreign key) until the service's transaction commits, and must not hold the delivery up.
+  static func recordDelivery(_ names: PostgresOutboxNames) -> String {
+    """
+    CREATE OR REPLACE FUNCTION \(names.recordDelivery)(
+      item_id BIGINT, lane_name TEXT, worker TEXT, lease_seconds DOUBLE PRECISION, status INTEGER, fields BYTEA,
+      answer BYTEA, at DOUBLE PRECISION, claim_head BOOLEAN, alone BOOLEAN)
+    RETURNS TABLE (
+      recorded BOOLEAN, has_dependants BOOLEAN, head \(names.item), dependency TEXT, needs_transaction BOOLEAN)
+    LANGUAGE plpgsql AS $body$
+    DECLARE
+      changed INTEGER;
+    BEGIN
+      recorded := false;
+      has_dependants := false;
+      needs_transaction := false;
+      UPDATE \(names.lane) AS l
+      SET lease_until = CASE WHEN l.holder = worker
+        THEN clock_timestamp() + make_interval(secs => lease_seconds) ELSE l.lease_until END
+      WHERE l.name = lane_name
+        AND (l.holder IS NULL OR l.holder = worker OR l.lease_until < clock_timestamp());
+      GET DIAGNOSTICS changed = ROW_COUNT;
+      IF changed = 0 THEN
+        RETURN NEXT;
+        RETURN;
+      END IF;
+      IF alone THEN
+        PERFORM 1 FROM \(names.item) AS i WHERE i.id = item_id FOR NO KEY UPDATE;
+        IF EXISTS (SELECT 1 FROM \(names.item) AS d
+            WHERE d.after_id = item_id AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending')) THEN
+          needs_transaction := true;
           RETURN NEXT;
           RETURN;
         END IF;
-        IF alone THEN
-          PERFORM 1 FROM \(names.item) AS i WHERE i.id = item_id FOR NO KEY UPDATE;
-          IF EXISTS (SELECT 1 FROM \(names.item) AS d
-              WHERE d.after_id = item_id AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending')) THEN
-            needs_transaction := true;
-            RETURN NEXT;
-            RETURN;
-          END IF;
+      END IF;
+      UPDATE \(names.item) AS i SET state = 'delivered', updated_at = at, reason = NULL, response_status = status,
+        response_headers = fields, response_body = answer, body = NULL, result_handled = false, handed_off_at = NULL
+      WHERE i.id = item_id AND i.state IN ('pending', 'sending');
+      GET DIAGNOSTICS changed = ROW_COUNT;
+      recorded := changed > 0;
+      IF recorded THEN
+        IF NOT alone THEN
+          has_dependants := EXISTS (SELECT 1 FROM \(names.item) AS d
+            WHERE d.after_id = item_id AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending'));
         END IF;
-        UPDATE \(names.item) AS i SET state = 'delivered', updated_at = at, reason = NULL, response_status = status,
-          response_headers = fields, response_body = answer, body = NULL, result_handled = false, handed_off_at = NULL
-        WHERE i.id = item_id AND i.state IN ('pending', 'sending');
-        GET DIAGNOSTICS changed = ROW_COUNT;
-        recorded := changed > 0;
-        IF recorded THEN
-          IF NOT alone THEN
-            has_dependants := EXISTS (SELECT 1 FROM \(names.item) AS d
-              WHERE d.after_id = item_id AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending'));
-          END IF;
-          IF claim_head THEN
-            UPDATE \(names.item) AS i SET state = 'sending', attempts = i.attempts + 1
-            WHERE i.id = (SELECT w.id FROM \(names.item) AS w
-                WHERE w.lane = lane_name AND w.state IN ('pending', 'sending') ORDER BY w.id LIMIT 1)
-              AND NOT EXISTS (SELECT 1 FROM \(names.lane) AS l WHERE l.name = lane_name AND l.paused_reason IS NOT NULL)
-            RETURNING i.* INTO head;
+        IF claim_head THEN
+          UPDATE \(names.item) AS i SET state = 'sending', attempts = i.attempts + 1
+          WHERE i.id = (SELECT w.id FROM \(names.item) AS w
+              WHERE w.lane = lane_name AND w.state IN ('pending', 'sending') ORDER BY w.id LIMIT 1)
+            AND NOT EXISTS (SELECT 1 FROM \(names.lane) AS l WHERE l.name = lane_name AND l.paused_reason IS NOT NULL)
+          RETURNING i.* INTO head;
+          -- Only for a head that waits for another item: planned for a null after_id, this statement would be planned
+          -- anew for every call.
+          IF (head).after_id IS NOT NULL THEN
             SELECT d.state INTO dependency FROM \(names.item) AS d WHERE d.id = (head).after_id;
           END IF;
         END IF;
-        RETURN NEXT;
-      END
-      $body$
-      """
-    ]
+      END IF;
+      RETURN NEXT;
+    END
+    $body$
+    """
+  }
+
+  /// The first waiting item of each lane that `worker` may take — not paused, and free, its own, or its lease ended —
+  /// with its dependency's state, in an order of the worker's own (so that the workers of a fleet do not all reach
+  /// for the same lanes first).
+  ///
+  /// The lanes with waiting items are found by skipping through the waiting items' index from one lane to the next
+  /// (one index descent a lane), not by reading every lane row: a service may use a lane per order, and lanes stay.
+  static func laneHeads(_ names: PostgresOutboxNames) -> String {
+    """
+    CREATE OR REPLACE FUNCTION \(names.laneHeads)(worker TEXT)
+    RETURNS TABLE (head \(names.item), dependency TEXT)
+    LANGUAGE plpgsql AS $body$
+    BEGIN
+      RETURN QUERY
+      WITH RECURSIVE heads (lane, id) AS (
+        (SELECT w.lane, w.id FROM \(names.item) AS w WHERE w.state IN ('pending', 'sending') ORDER BY w.lane, w.id
+          LIMIT 1)
+        UNION ALL
+        SELECT next.lane, next.id FROM heads, LATERAL (
+          SELECT w.lane, w.id FROM \(names.item) AS w
+          WHERE w.state IN ('pending', 'sending') AND w.lane > heads.lane ORDER BY w.lane, w.id LIMIT 1) next)
+      SELECT i, d.state FROM heads
+      JOIN \(names.item) AS i ON i.id = heads.id
+      JOIN \(names.lane) AS l ON l.name = heads.lane
+      LEFT JOIN \(names.item) AS d ON d.id = i.after_id
+      WHERE l.paused_reason IS NULL
+        AND (l.holder IS NULL OR l.holder = worker OR l.lease_until < clock_timestamp())
+      ORDER BY md5(l.name || worker);
+    END
+    $body$
+    """
+  }
+
+  /// Marks `item_id` sending, one more attempt, while it is its lane's first waiting item and the lane is not paused
+  /// and free, `worker`'s, or its lease ended; takes the lane's lease for `lease_seconds`. A lane another worker is
+  /// claiming right now is skipped, not waited for. Returns the item, or nothing.
+  static func claim(_ names: PostgresOutboxNames) -> String {
+    """
+    CREATE OR REPLACE FUNCTION \(names.claim)(item_id BIGINT, worker TEXT, lease_seconds DOUBLE PRECISION)
+    RETURNS SETOF \(names.item)
+    LANGUAGE plpgsql AS $body$
+    BEGIN
+      RETURN QUERY
+      WITH candidate AS (
+        SELECT l.name FROM \(names.lane) AS l JOIN \(names.item) AS i ON i.lane = l.name
+        WHERE i.id = item_id AND i.state IN ('pending', 'sending') AND l.paused_reason IS NULL
+          AND (l.holder IS NULL OR l.holder = worker OR l.lease_until < clock_timestamp())
+          AND i.id = (SELECT w.id FROM \(names.item) AS w
+            WHERE w.lane = l.name AND w.state IN ('pending', 'sending') ORDER BY w.id LIMIT 1)
+        FOR UPDATE OF l SKIP LOCKED),
+      leased AS (
+        UPDATE \(names.lane) AS l SET holder = worker,
+          lease_until = clock_timestamp() + make_interval(secs => lease_seconds)
+        FROM candidate WHERE l.name = candidate.name RETURNING 1),
+      claimed AS (
+        UPDATE \(names.item) AS i SET state = 'sending', attempts = i.attempts + 1
+        WHERE i.id = item_id AND EXISTS (SELECT 1 FROM leased)
+        RETURNING i.*)
+      SELECT * FROM claimed;
+    END
+    $body$
+    """
   }
 
   /// Creates or migrates the tables through `connection`, in one transaction that other workers starting at the same
@@ -220,16 +297,14 @@ enum PostgresOutboxSchema {
           "INSERT INTO \(unescaped: names.version) (version) VALUES (\(version))", logger: logger)
       }
       // Made when missing only: replacing a function another worker is calling would make it compile it again.
-      var missing = true
-      for try await exists in try await connection.query(
-        "SELECT to_regproc(\(names.recordDelivery)) IS NOT NULL", logger: logger
-      ).decode(Bool.self) {
-        missing = !exists
-      }
-      if missing {
-        for statement in functions(names) {
-          try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+      for (name, statement) in functions(names) {
+        var missing = true
+        for try await exists in try await connection.query(
+          "SELECT to_regproc(\(name)) IS NOT NULL", logger: logger
+        ).decode(Bool.self) {
+          missing = !exists
         }
+        if missing { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
       }
     }
   }

@@ -7,24 +7,10 @@ import PostgresNIO
 // the outbox's types.
 extension PostgresOutboxStore {
   package func laneHeads(excluding busyLanes: Set<String>) async throws -> [Candidate] {
-    // The lanes with waiting items are found by skipping through the waiting items' index from one lane to the next
-    // (one index descent a lane), not by reading every lane row: a service may use a lane per order, and lanes stay.
-    // Lanes another worker holds are left out; each worker walks the free lanes in an order of its own, so that the
-    // workers of a fleet do not all reach for the same lanes first.
+    // One call of the store's function (``PostgresOutboxSchema/laneHeads(_:)``), planned once a session: a fleet's
+    // workers look at the lanes' heads after every lane given back, and planning the query took longer than running it.
     let query: PostgresQuery = """
-      WITH RECURSIVE heads (lane, id) AS (
-        (SELECT lane, id FROM \(unescaped: names.item) WHERE state IN ('pending', 'sending') ORDER BY lane, id LIMIT 1)
-        UNION ALL
-        SELECT next.lane, next.id FROM heads, LATERAL (
-          SELECT lane, id FROM \(unescaped: names.item)
-          WHERE state IN ('pending', 'sending') AND lane > heads.lane ORDER BY lane, id LIMIT 1) next)
-      SELECT \(unescaped: Self.itemColumnsOfI), d.state FROM heads
-      JOIN \(unescaped: names.item) i ON i.id = heads.id
-      JOIN \(unescaped: names.lane) l ON l.name = heads.lane
-      LEFT JOIN \(unescaped: names.item) d ON d.id = i.after_id
-      WHERE l.paused_reason IS NULL
-        AND (l.holder IS NULL OR l.holder = \(worker) OR l.lease_until < clock_timestamp())
-      ORDER BY md5(l.name || \(worker))
+      SELECT \(unescaped: Self.headColumns), r.dependency FROM \(unescaped: names.laneHeads)(\(worker)) AS r
       """
     return try await run { connection in
       var candidates: [Candidate] = []

@@ -166,23 +166,11 @@ package final class PostgresOutboxStore: OutboxStore {
   }
 
   package func markSending(_ id: OutboxItem.ID) async throws -> Claim {
-    // The item must still be its lane's first waiting one, and the lane free, this worker's or its lease ended; a lane
-    // another worker is claiming right now is skipped, not waited for. (The first waiting item: see `laneHead(_:on:)`.)
+    // The item must still be its lane's first waiting one, and the lane free, this worker's or its lease ended
+    // (``PostgresOutboxSchema/claim(_:)``).
     let query: PostgresQuery = """
-      WITH candidate AS (
-        SELECT l.name FROM \(unescaped: names.lane) l JOIN \(unescaped: names.item) i ON i.lane = l.name
-        WHERE i.id = \(id.rawValue) AND i.state IN ('pending', 'sending') AND l.paused_reason IS NULL
-          AND (l.holder IS NULL OR l.holder = \(worker) OR l.lease_until < clock_timestamp())
-          AND i.id = (SELECT id FROM \(unescaped: names.item)
-            WHERE lane = l.name AND state IN ('pending', 'sending') ORDER BY id LIMIT 1)
-        FOR UPDATE OF l SKIP LOCKED),
-      leased AS (
-        UPDATE \(unescaped: names.lane) SET holder = \(worker),
-          lease_until = clock_timestamp() + make_interval(secs => \(leaseSeconds))
-        FROM candidate WHERE \(unescaped: names.lane).name = candidate.name RETURNING 1)
-      UPDATE \(unescaped: names.item) SET state = 'sending', attempts = attempts + 1
-      WHERE id = \(id.rawValue) AND EXISTS (SELECT 1 FROM leased)
-      RETURNING \(unescaped: Self.itemColumns), body, body_digest
+      SELECT \(unescaped: Self.itemColumns), body, body_digest
+      FROM \(unescaped: names.claim)(\(id.rawValue), \(worker), \(leaseSeconds))
       """
     let claim = try await run { connection -> Claim? in
       let rows = try await connection.checkedQuery(query, logger: self.logger)
