@@ -236,13 +236,13 @@ func fastConfiguration() -> Outbox.Configuration {
         return count
       }
       await first.stop()
-      #expect(try await existing() == 3)
+      #expect(try await existing() == functions.count)
       for name in functions {
         try await postgres.query(PostgresQuery(unsafeSQL: "DROP FUNCTION \(name)"), logger: Logger(label: "test"))
       }
       #expect(try await existing() == 0)
       let reopened = try await reopen()
-      try #require(try await existing() == 3, "made again at the opening")
+      try #require(try await existing() == functions.count, "made again at the opening")
       let id = try await reopened.enqueue(Endpoint<Data>.post("/posts", body: FleetPost(title: "through them")))
       try await reopened.waitUntilDrained()
       #expect(try await reopened.items().first { $0.id == id }?.state == .delivered)
