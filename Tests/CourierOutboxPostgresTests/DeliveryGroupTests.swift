@@ -87,11 +87,7 @@ import Testing
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aGroupIsRecordedEachUnderItsOwnLanesLease() async throws {
     try await withPostgres { server, postgres in
-      var configuration = fastConfiguration()
-      configuration.monitor = .constant(.offline)
-      let outbox = try await Outbox(
-        client: APIClient(baseURL: URL(string: "http://127.0.0.1:9")!), postgres: server.configuration(),
-        options: testOptions("grouped"), configuration: configuration)
+      let outbox = try await offlineOutbox(server, "grouped")
       let store = try #require(outbox.store as? PostgresOutboxStore)
       var first: [String: OutboxItem.ID] = [:]
       var second: [String: OutboxItem.ID] = [:]

@@ -47,6 +47,16 @@ func withOutbox(
   }
 }
 
+/// An outbox on the tables `table` that sends nothing (it is offline), for tests that drive its store.
+@available(macOS 14, iOS 17, tvOS 17, *)
+func offlineOutbox(_ server: PostgresServer, _ table: String) async throws -> Outbox {
+  var configuration = fastConfiguration()
+  configuration.monitor = .constant(.offline)
+  return try await Outbox(
+    client: APIClient(baseURL: URL(string: "http://127.0.0.1:9")!), postgres: server.configuration(),
+    options: testOptions(table), configuration: configuration)
+}
+
 /// An online configuration with short backoffs.
 func fastConfiguration() -> Outbox.Configuration {
   var configuration = Outbox.Configuration()
@@ -459,11 +469,7 @@ func fastConfiguration() -> Outbox.Configuration {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test func aBatchEnqueuedInTheServicesTransactionIsStoredInOrderInOneStatementOrNotAtAll() async throws {
     try await withPostgres { server, postgres in
-      var configuration = fastConfiguration()
-      configuration.monitor = .constant(.offline)
-      let outbox = try await Outbox(
-        client: APIClient(baseURL: URL(string: "http://127.0.0.1:9")!), postgres: server.configuration(),
-        options: testOptions("batch"), configuration: configuration)
+      let outbox = try await offlineOutbox(server, "batch")
       let later = Date(timeIntervalSince1970: 1_900_000_000)
       let endpoints =
         (0..<50).map {
