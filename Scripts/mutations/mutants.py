@@ -267,18 +267,4 @@ MUTANTS = [
         "new": "WHERE i.id = item_id FOR UPDATE;",
         "tests": "PostgresDeliveryLockTests",
     },
-    {
-        "name": "each delivery of a group is told what became of the group's first",
-        "file": "Sources/CourierOutboxPostgres/DeliveryGroups.swift",
-        "old": "rows.map { $0[index + 1] }",
-        "new": "rows.map { $0[0] }",
-        "tests": "DeliveryGroupTests",
-    },
-    {
-        "name": "the PostgreSQL store's group of deliveries answered in the order of its lanes, not of the group",
-        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore+Recording.swift",
-        "old": "answered[slot - 1] = try Self.delivery(row)",
-        "new": "answered[answered.firstIndex(where: { $0 == nil }) ?? 0] = try Self.delivery(row)",
-        "tests": "DeliveryGroupTests",
-    },
 ]

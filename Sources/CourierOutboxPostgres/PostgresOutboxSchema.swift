@@ -41,8 +41,6 @@ struct PostgresOutboxNames: Sendable {
   var channel: String { "\(schema).\(table)" }
   /// The function that records a delivery (``PostgresOutboxSchema/functions(_:)``).
   var recordDelivery: String { "\"\(schema)\".\"\(table)_record_delivery_3\"" }
-  /// The function that records a group of deliveries (``PostgresOutboxSchema/functions(_:)``).
-  var recordDeliveries: String { "\"\(schema)\".\"\(table)_record_deliveries_1\"" }
   /// The function that lists the first waiting item of each lane a worker may take (``PostgresOutboxSchema/functions(_:)``).
   var laneHeads: String { "\"\(schema)\".\"\(table)_lane_heads_1\"" }
   /// The function that claims a lane's first waiting item under the lane's lease (``PostgresOutboxSchema/functions(_:)``).
@@ -116,7 +114,6 @@ enum PostgresOutboxSchema {
   static func functions(_ names: PostgresOutboxNames) -> [(name: String, statement: String)] {
     [
       (names.recordDelivery, recordDelivery(names)),
-      (names.recordDeliveries, recordDeliveries(names)),
       (names.laneHeads, laneHeads(names)),
       (names.claim, claim(names)),
     ]
@@ -192,33 +189,6 @@ enum PostgresOutboxSchema {
         END IF;
       END IF;
       RETURN NEXT;
-    END
-    $body$
-    """
-  }
-
-  /// Records the deliveries of a group, each as ``recordDelivery(_:)`` does alone and with the claim of its lane's
-  /// next item, in one transaction: the deliveries a worker's lanes finished while it was recording others, in one
-  /// round trip. Row `slot` answers the delivery at that position of the arrays (from 1). Lanes are taken in the order
-  /// of their names, as every group takes them, so that groups never wait for each other in a cycle.
-  static func recordDeliveries(_ names: PostgresOutboxNames) -> String {
-    """
-    CREATE OR REPLACE FUNCTION \(names.recordDeliveries)(
-      item_ids BIGINT[], lane_names TEXT[], worker TEXT, lease_seconds DOUBLE PRECISION, statuses INTEGER[],
-      fields BYTEA[], answers BYTEA[], ats DOUBLE PRECISION[])
-    RETURNS TABLE (
-      slot INTEGER, recorded BOOLEAN, has_dependants BOOLEAN, head \(names.item), dependency TEXT,
-      needs_transaction BOOLEAN)
-    LANGUAGE plpgsql AS $body$
-    DECLARE
-      k INTEGER;
-    BEGIN
-      FOR k IN SELECT s.k FROM generate_subscripts(item_ids, 1) AS s(k) ORDER BY lane_names[s.k], s.k LOOP
-        RETURN QUERY SELECT k, r.recorded, r.has_dependants, r.head, r.dependency, r.needs_transaction
-          FROM \(names.recordDelivery)(
-            item_ids[k], lane_names[k], worker, lease_seconds, statuses[k], fields[k], answers[k], ats[k], true, true)
-            AS r;
-      END LOOP;
     END
     $body$
     """

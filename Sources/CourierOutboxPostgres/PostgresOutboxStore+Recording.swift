@@ -13,47 +13,44 @@ extension PostgresOutboxStore {
     claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
   ) async throws -> (RecordResult, Claim?) {
     // On the store's own pool, whose sessions carry the time limits, the function's call is a transaction of its
-    // own: one round trip, shared with the deliveries that finish while another is recorded. On the service's client,
-    // whose limits a transaction sets for itself, and for an item whose dependants bind values from its answer, it
-    // runs in a transaction.
-    if timeoutsPerTransaction == nil {
-      let row = try await deliveries.record(GroupedDelivery(id: id, lane: lane, response: response, date: date)) {
-        group in
-        try await self.guarded {
-          try await self.client.withConnection { connection in
-            // A deadlock with another worker's or the service's transaction rolled the call back whole: it runs
-            // again, as a transaction does (`transaction(_:)`).
-            var attempt = 1
-            while true {
-              do {
-                return try await self.recordDeliveries(group, on: connection)
-              } catch  where attempt < 3 && Self.mayRunAgain(error) {
-                attempt += 1
-              }
+    // own: one round trip. On the service's client, whose limits a transaction sets for itself, and for an item whose
+    // dependants bind values from its answer, it runs in a transaction.
+    if timeoutsPerTransaction == nil,
+      let (recorded, next) = try await guarded({
+        try await self.client.withConnection { connection in
+          // A deadlock with another worker's or the service's transaction rolled the call back whole: it runs again,
+          // as a transaction does (`transaction(_:)`).
+          var attempt = 1
+          while true {
+            do {
+              return try await self.recordDelivery(
+                response, for: id, lane: lane, at: date, claimingHead: true, alone: true, on: connection)
+            } catch  where attempt < 3 && Self.mayRunAgain(error) {
+              attempt += 1
             }
           }
         }
-      }
-      if !row.needsTransaction {
-        guard row.recorded else { throw lostLease(lane) }
-        guard let next = row.head else { return (RecordResult(), nil) }
-        guard claim(next.candidate) else {
-          // Claimed with the delivery, as most are; given back at once. The delivery is recorded whatever comes of
-          // that: should the worker die first, or the statement fail, the item waits, sending, for the lease to end
-          // (or for this worker's next claim of the lane), and is sent again with its key, one attempt more counted.
-          do {
-            try await run { connection in try await self.giveBack(next.candidate.item.id, on: connection) }
-          } catch {
-            logger.debug("The outbox could not give back item \(next.candidate.item.id): \(error)")
-          }
-          return (RecordResult(), nil)
+      })
+    {
+      guard let next else { return (recorded, nil) }
+      guard claim(next.candidate) else {
+        // Claimed with the delivery, as most are; given back at once. The delivery is recorded whatever comes of
+        // that: should the worker die first, or the statement fail, the item waits, sending, for the lease to end
+        // (or for this worker's next claim of the lane), and is sent again with its key, one attempt more counted.
+        do {
+          try await run { connection in try await self.giveBack(next.candidate.item.id, on: connection) }
+        } catch {
+          logger.debug("The outbox could not give back item \(next.candidate.item.id): \(error)")
         }
-        return (RecordResult(), next.claim)
+        return (recorded, nil)
       }
+      return (recorded, next.claim)
     }
     return try await transaction { connection in
-      let (recorded, next) = try await self.recordDelivery(
-        response, for: id, lane: lane, at: date, claimingHead: true, on: connection)
+      guard
+        let (recorded, next) = try await self.recordDelivery(
+          response, for: id, lane: lane, at: date, claimingHead: true, alone: false, on: connection)
+      else { throw Self.unexpectedlyAlone }
       guard let next else { return (recorded, nil) }
       guard claim(next.candidate) else {
         // Claimed with the delivery, as most are; given back in the same transaction, as if never claimed.
@@ -72,6 +69,10 @@ extension PostgresOutboxStore {
       WHERE id = \(id.rawValue) AND state = 'sending'
       """, logger: logger)
   }
+
+  /// What a call of the function in a transaction never says: that it needs one.
+  static let unexpectedlyAlone = OutboxError(
+    .storeFailure, "The outbox's delivery function asked for a transaction from within one")
 
   package func record(
     _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int?
@@ -100,9 +101,11 @@ extension PostgresOutboxStore {
     let now = date.timeIntervalSince1970
     let item = names.item
     if case .delivered(let response) = record {
-      return try await self.recordDelivery(
-        response, for: id, lane: lane, at: date, claimingHead: false, on: connection
-      ).0
+      guard
+        let (recorded, _) = try await self.recordDelivery(
+          response, for: id, lane: lane, at: date, claimingHead: false, alone: false, on: connection)
+      else { throw Self.unexpectedlyAlone }
+      return recorded
     }
     try await self.fence(lane, on: connection)
     switch record {
@@ -164,95 +167,46 @@ extension PostgresOutboxStore {
         + "and the lane's holder sends the item again with its key")
   }
 
-  /// Records that `id` was delivered with `response`, under this worker's lease on `lane`, in the transaction of
-  /// `connection`, and binds its dependants' values; with `claimingHead`, marks the lane's next item sending too and
-  /// returns it, as a candidate and as a claim. One call of the store's function
-  /// (``PostgresOutboxSchema/recordDelivery(_:)``), and two round trips more for an item with dependants that bind
-  /// values from its answer.
+  /// Records that `id` was delivered with `response`, under this worker's lease on `lane`, and binds its dependants'
+  /// values; with `claimingHead`, marks the lane's next item sending too and returns it, as a candidate and as a
+  /// claim. One call of the store's function (``PostgresOutboxSchema/functions(_:)``), and two round trips more for
+  /// an item with dependants that bind values from its answer. `alone`, for a call outside a transaction, leaves such
+  /// an item as it was and returns `nil`: its dependants are bound in the transaction that records it.
   func recordDelivery(
     _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date, claimingHead: Bool,
-    on connection: PostgresConnection
-  ) async throws -> (RecordResult, (candidate: Candidate, claim: Claim)?) {
-    let delivery = try await callDeliveryFunction(
-      GroupedDelivery(id: id, lane: lane, response: response, date: date), claimingHead: claimingHead, alone: false,
-      on: connection)
-    guard delivery.recorded else { throw lostLease(lane) }
-    guard delivery.hasDependants else { return (RecordResult(), delivery.head) }
+    alone: Bool, on connection: PostgresConnection
+  ) async throws -> (RecordResult, (candidate: Candidate, claim: Claim)?)? {
+    // The head's columns first, then its dependency's state, as ``candidate(_:)`` reads them; its body last.
+    let rows = try await connection.checkedQuery(
+      """
+      SELECT \(unescaped: Self.headColumns), r.dependency, r.recorded, r.has_dependants, (r.head).id IS NOT NULL,
+        (r.head).body, (r.head).body_digest, r.needs_transaction
+      FROM \(unescaped: names.recordDelivery)(
+        \(id.rawValue), \(lane), \(worker), \(leaseSeconds), \(Int32(response.status.code)),
+        \(FieldCoding.encode(response.headerFields)), \(response.body), \(date.timeIntervalSince1970), \(claimingHead),
+        \(alone)) AS r
+      """, logger: logger)
+    var recorded = false
+    var hasDependants = false
+    var needsTransaction = false
+    var head: (candidate: Candidate, claim: Claim)?
+    for try await row in rows {
+      let columns = row.makeRandomAccess()
+      recorded = try columns[Self.columnCount + 1].decode(Bool.self)
+      hasDependants = try columns[Self.columnCount + 2].decode(Bool.self)
+      needsTransaction = try columns[Self.columnCount + 6].decode(Bool.self)
+      guard try columns[Self.columnCount + 3].decode(Bool.self) else { continue }
+      let candidate = try Self.candidate(row)
+      head = (candidate, (candidate.item, try Self.request(of: candidate.item, row, from: Self.columnCount + 4)))
+    }
+    if needsTransaction && alone { return nil }
+    guard recorded else { throw lostLease(lane) }
+    guard hasDependants else { return (RecordResult(), head) }
     let result = try await bind(dependantsOf: id, to: response, at: date, on: connection)
-    guard let claimed = delivery.head?.candidate else { return (result, nil) }
+    guard let claimed = head?.candidate else { return (result, nil) }
     // The head may be one of them: its request is read again as binding left it, and it is no claim if it became a
     // dead letter.
     return (result, try await readClaim(of: claimed, on: connection).map { (claimed, $0) })
-  }
-
-  /// Calls the function that records one delivery (``PostgresOutboxSchema/recordDelivery(_:)``); `alone` for a call
-  /// that is a transaction of its own.
-  func callDeliveryFunction(
-    _ delivery: GroupedDelivery, claimingHead: Bool, alone: Bool, on connection: PostgresConnection
-  ) async throws -> DeliveryRow {
-    let response = delivery.response
-    let rows = try await connection.checkedQuery(
-      """
-      SELECT \(unescaped: Self.deliveryColumns)
-      FROM \(unescaped: names.recordDelivery)(
-        \(delivery.id.rawValue), \(delivery.lane), \(worker), \(leaseSeconds), \(Int32(response.status.code)),
-        \(FieldCoding.encode(response.headerFields)), \(response.body), \(delivery.date.timeIntervalSince1970),
-        \(claimingHead), \(alone)) AS r
-      """, logger: logger)
-    var answer = DeliveryRow(recorded: false, hasDependants: false, needsTransaction: false)
-    for try await row in rows { answer = try Self.delivery(row) }
-    return answer
-  }
-
-  /// Records the deliveries of `group`, each with the claim of its lane's next item, in one round trip and one
-  /// transaction (the call's own: `connection` must be in none): a row for each, in order. One delivery is recorded by
-  /// the function for one; more, by the function for a group (``PostgresOutboxSchema/recordDeliveries(_:)``).
-  func recordDeliveries(_ group: [GroupedDelivery], on connection: PostgresConnection) async throws -> [DeliveryRow] {
-    if group.count == 1, let delivery = group.first {
-      return [try await callDeliveryFunction(delivery, claimingHead: true, alone: true, on: connection)]
-    }
-    let rows = try await connection.checkedQuery(
-      """
-      SELECT \(unescaped: Self.deliveryColumns), r.slot
-      FROM \(unescaped: names.recordDeliveries)(
-        \(group.map(\.id.rawValue)), \(group.map(\.lane)), \(worker), \(leaseSeconds),
-        \(group.map { Int32($0.response.status.code) }),
-        \(group.map { ByteBuffer(bytes: FieldCoding.encode($0.response.headerFields)) }),
-        \(group.map { ByteBuffer(bytes: $0.response.body) }), \(group.map(\.date.timeIntervalSince1970))) AS r
-      """, logger: logger)
-    var answered = [DeliveryRow?](repeating: nil, count: group.count)
-    for try await row in rows {
-      let slot = try row.makeRandomAccess()[Self.columnCount + 7].decode(Int.self)
-      guard answered.indices.contains(slot - 1) else { continue }
-      answered[slot - 1] = try Self.delivery(row)
-    }
-    return try answered.map { row in
-      guard let row else {
-        throw OutboxError(.storeFailure, "The outbox's delivery function left a delivery of a group unanswered")
-      }
-      return row
-    }
-  }
-
-  /// The columns of the delivery function's row that ``delivery(_:)`` reads: the head's columns first, then its
-  /// dependency's state, as ``candidate(_:)`` reads them; then what was recorded; its body last.
-  static let deliveryColumns = """
-    \(headColumns), r.dependency, r.recorded, r.has_dependants, (r.head).id IS NOT NULL, (r.head).body,
-    (r.head).body_digest, r.needs_transaction
-    """
-
-  /// A row of ``deliveryColumns``.
-  static func delivery(_ row: PostgresRow) throws -> DeliveryRow {
-    let columns = row.makeRandomAccess()
-    var delivery = DeliveryRow(
-      recorded: try columns[columnCount + 1].decode(Bool.self),
-      hasDependants: try columns[columnCount + 2].decode(Bool.self),
-      needsTransaction: try columns[columnCount + 6].decode(Bool.self))
-    if try columns[columnCount + 3].decode(Bool.self) {
-      let candidate = try candidate(row)
-      delivery.head = (candidate, (candidate.item, try request(of: candidate.item, row, from: columnCount + 4)))
-    }
-    return delivery
   }
 
   /// Writes the values `response` holds into the waiting dependants of `id` that bind them; a dependant whose value

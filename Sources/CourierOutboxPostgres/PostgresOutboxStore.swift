@@ -23,8 +23,6 @@ package final class PostgresOutboxStore: OutboxStore {
   let logger: Logger
   /// The lanes this worker holds now, renewed while their attempts are under way.
   let held = NIOLockedValueBox<Set<String>>([])
-  /// The deliveries recorded together on the store's own pool.
-  let deliveries = DeliveryGroups()
 
   // A lane row `l` may be taken when no one holds it, this worker does, or its holder's lease ended;
   // a record renews the lease when this worker holds the lane, and leaves it as it was otherwise (a lane no one holds
