@@ -251,11 +251,13 @@ package final class BackgroundEvents: Sendable {
     var firing = 0
 
     /// Whether the handler goes now; it goes once. The session's "delivered" is kept until a handler takes it: the
-    /// session may be made, and deliver, before the app hands its handler over.
+    /// session may be made, and deliver, before the app hands its handler over. A handler that goes is counted as
+    /// on its way here, under the same lock as the last outcome's end: the events are never idle in between.
     mutating func fires() -> Bool {
       guard waiting, delivered, recording == 0 else { return false }
       waiting = false
       delivered = false
+      firing += 1
       return true
     }
   }
@@ -278,6 +280,7 @@ package final class BackgroundEvents: Sendable {
     }) {
       self.handler = nil
       handler()
+      state.withLock { $0.firing -= 1 }
     }
   }
 
@@ -307,7 +310,6 @@ package final class BackgroundEvents: Sendable {
   }
 
   private func fire() {
-    state.withLock { $0.firing += 1 }
     Task { @MainActor in
       let handler = self.handler
       self.handler = nil
