@@ -267,4 +267,25 @@ MUTANTS = [
         "new": "WHERE i.id = item_id FOR UPDATE;",
         "tests": "PostgresDeliveryLockTests",
     },
+    {
+        "name": "a lane whose turn ended goes first again (lanes beyond maxConcurrentLanes wait for its backlog)",
+        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "old": "        turnsEnded.isEmpty\n        ? heads\n",
+        "new": "        true\n        ? heads\n",
+        "tests": "SQLiteStoreConformanceTests|PostgresStoreConformanceTests",
+    },
+    {
+        "name": "a PostgreSQL worker wakes every worker when it gives a lane back at the end of its turn",
+        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "old": "await store.releaseLane(lane, wakingOthers: !turnEnded)",
+        "new": "await store.releaseLane(lane, wakingOthers: true)",
+        "tests": "PostgresWakeTests",
+    },
+    {
+        "name": "a PostgreSQL worker that leaves a lane at the end of a turn wakes no other worker",
+        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "old": "if owesOthers, leftOver { await store.wakeOthers() }",
+        "new": "if owesOthers, leftOver, false { await store.wakeOthers() }",
+        "tests": "PostgresWakeTests",
+    },
 ]

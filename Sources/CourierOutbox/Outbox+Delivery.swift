@@ -68,20 +68,39 @@ extension Outbox {
   /// Starts a lane runner for every lane head that may go now; returns in how many seconds the earliest waiting one
   /// may go, if any.
   func sendWhatIsReady() async -> TimeInterval? {
+    // Lanes given back at their turn's end woke no other worker: this pass wakes them if it leaves a lane it could not
+    // take (or cannot look).
+    let turnsEnded = lanesAtTurnsEnd
+    lanesAtTurnsEnd = []
+    let owesOthers = !turnsEnded.isEmpty
     // Offline, nothing can go: the network coming back wakes the outbox (enqueues said they wait for it). In the
     // background without time to send in, nothing starts: the app coming to the foreground wakes the outbox.
-    guard mayClaim, configuration.monitor.currentPath.isOnline else { return nil }
+    guard mayClaim, configuration.monitor.currentPath.isOnline else {
+      if owesOthers { await store.wakeOthers() }
+      return nil
+    }
     let candidates: [Candidate]
     do {
-      candidates = try await store.laneHeads(excluding: busyLanes)
+      // The lanes whose turn just ended go after the others, which get their turn.
+      let heads = try await store.laneHeads(excluding: busyLanes)
+      candidates =
+        turnsEnded.isEmpty
+        ? heads
+        : heads.filter { !turnsEnded.contains($0.item.lane) } + heads.filter { turnsEnded.contains($0.item.lane) }
     } catch {
+      if owesOthers { await store.wakeOthers() }
       return 1
     }
     let forced = ignoreBackoffOnce
     ignoreBackoffOnce = false
     var earliest: TimeInterval?
-    // The app may lose its time to send in while this pass waits on the store: nothing starts from then on.
-    for candidate in candidates where busyLanes.count < configuration.maxConcurrentLanes && mayClaim {
+    var leftOver = false
+    for candidate in candidates {
+      // The app may lose its time to send in while this pass waits on the store: nothing starts from then on.
+      guard busyLanes.count < configuration.maxConcurrentLanes, mayClaim else {
+        leftOver = true
+        break
+      }
       // A runner may have taken the lane while this pass was suspended.
       guard !busyLanes.contains(candidate.item.lane) else { continue }
       switch await consider(candidate, forced: forced) {
@@ -97,6 +116,7 @@ extension Outbox {
         break
       }
     }
+    if owesOthers, leftOver { await store.wakeOthers() }
     return earliest
   }
 
@@ -194,6 +214,8 @@ extension Outbox {
     var claimed = try? await store.markSending(first.id)
     if claimed == nil { inFlight.remove(first.id) }
     var sent = 0
+    // A lane given back only for the other lanes' turn: this worker looks at the lanes' first items at once.
+    var turnEnded = false
     while let claim = claimed {
       sent += 1
       let mayContinue = isRunning && mayClaim && sent < Self.itemsPerTurn
@@ -211,11 +233,14 @@ extension Outbox {
         inFlight.insert(candidate.item.id)
         claimed = try? await store.markSending(candidate.item.id)
         if claimed == nil { inFlight.remove(candidate.item.id) }
-      case .goOn, .stop:
+      case .goOn:
+        turnEnded = sent >= Self.itemsPerTurn && isRunning && mayClaim
+      case .stop:
         break
       }
     }
-    await store.releaseLane(lane)
+    await store.releaseLane(lane, wakingOthers: !turnEnded)
+    if turnEnded { lanesAtTurnsEnd.insert(lane) }
     busyLanes.remove(lane)
     laneRunners[lane] = nil
     wakeUp()

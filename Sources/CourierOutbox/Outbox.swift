@@ -66,6 +66,10 @@ public actor Outbox {
   /// The background uploads (``BackgroundTaskTag``) whose outcome is being recorded now.
   var settlingHandoffs: Set<String> = []
   var subscribers: [UUID: AsyncStream<OutboxEvent>.Continuation] = [:]
+  /// The lanes given back at the end of their turn since the last pass began: the next pass puts them after the other
+  /// lanes, and, as their release woke no other worker of a shared store, wakes them if it leaves a lane it could not
+  /// take.
+  var lanesAtTurnsEnd: Set<String> = []
   /// The lanes with an attempt in flight.
   var busyLanes: Set<String> = []
   /// The items being sent now.

@@ -192,8 +192,12 @@ package protocol OutboxStore: Sendable {
   func clearHandoff(_ id: OutboxItem.ID, attempt: Int) async throws
   /// Whether other processes write to the store too (a fleet's workers): the outbox then keeps no totals in memory.
   var isShared: Bool { get }
-  /// Gives `lane` back once this process's runner stopped sending it, so that another worker may take it.
-  func releaseLane(_ lane: String) async
+  /// Gives `lane` back once this process's runner stopped sending it, so that another worker may take it; with
+  /// `wakingOthers`, the other workers are told at once (without, this one looks at the lanes itself first, and wakes
+  /// them with ``wakeOthers()`` if it leaves one that may go).
+  func releaseLane(_ lane: String, wakingOthers: Bool) async
+  /// Wakes the other workers of a shared store to look at the lanes' first items.
+  func wakeOthers() async
   /// Watches for changes other processes make, calling `wake` for each, until the task is cancelled; `nil` for a store
   /// only this process writes.
   func watch(_ wake: @escaping @Sendable () -> Void) -> Task<Void, Never>?
@@ -223,7 +227,8 @@ extension OutboxStore {
     try await self.record(record, for: id, lane: lane, at: date, ifAttempt: nil)
   }
   package var isShared: Bool { false }
-  package func releaseLane(_ lane: String) async {}
+  package func releaseLane(_ lane: String, wakingOthers: Bool) async {}
+  package func wakeOthers() async {}
   package func watch(_ wake: @escaping @Sendable () -> Void) -> Task<Void, Never>? { nil }
 }
 

@@ -12,7 +12,8 @@ import PostgresNIO
 /// `FOR UPDATE SKIP LOCKED` and takes the lease when it is free, its own, or ended (its worker died). Every record of
 /// an attempt renews the lease and checks it is still this worker's (a fence), in the transaction that records; a
 /// worker that lost its lease records nothing, and the item is sent again, with its key, by the lane's new holder.
-/// An enqueue and a lane given back send a `NOTIFY` that wakes idle workers.
+/// An enqueue and a lane given back send a `NOTIFY` that wakes idle workers (a lane given back at the end of its turn
+/// only when its worker leaves one it cannot take: `releaseLane(_:wakingOthers:)`).
 package final class PostgresOutboxStore: OutboxStore {
   let client: PostgresClient
   let names: PostgresOutboxNames
@@ -188,19 +189,29 @@ package final class PostgresOutboxStore: OutboxStore {
     return claim
   }
 
-  package func releaseLane(_ lane: String) async {
+  package func releaseLane(_ lane: String, wakingOthers: Bool) async {
     held.withLockedValue { _ = $0.remove(lane) }
     // Given back so that another worker may take it at once; if this fails, the lease ends on its own.
     _ = try? await run { connection in
-      try await connection.checkedQuery(
-        """
-        WITH released AS (
+      if wakingOthers {
+        try await connection.checkedQuery(
+          """
+          WITH released AS (
+            UPDATE \(unescaped: self.names.lane) SET holder = NULL, lease_until = NULL
+            WHERE name = \(lane) AND holder = \(self.worker) RETURNING name)
+          SELECT pg_notify(\(self.names.channel), '') FROM released
+          """, logger: self.logger)
+      } else {
+        try await connection.checkedQuery(
+          """
           UPDATE \(unescaped: self.names.lane) SET holder = NULL, lease_until = NULL
-          WHERE name = \(lane) AND holder = \(self.worker) RETURNING name)
-        SELECT pg_notify(\(self.names.channel), '') FROM released
-        """, logger: self.logger)
+          WHERE name = \(lane) AND holder = \(self.worker)
+          """, logger: self.logger)
+      }
     }
   }
+
+  package func wakeOthers() async { await notify() }
 
   package func transition(
     _ id: OutboxItem.ID, from: Set<OutboxItem.State>, to: OutboxItem.State, reason: String?, newKey: String?,

@@ -33,6 +33,7 @@ public struct OutboxStoreUnderTest: Sendable {
 /// Each store's test target runs every case on a fresh store (`OutboxStoreConformance.allCases`).
 public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomStringConvertible {
   case lanesKeepTheirOrderAndEachItemItsKey
+  case aLaneBeyondTheConcurrentOnesGetsATurnAfterEachTurnOfAnother
   case aTransientFailureIsSentAgainWithTheSameKeyAfterTheServersRetryAfter
   case aRejectedItemIsADeadLetterWithItsAnswerCancelsItsDependantsAndMayBeRequeued
   case a401PausesTheLaneUntilItIsResumed
@@ -53,6 +54,7 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
     let conformance = Checks(store: store)
     switch self {
     case .lanesKeepTheirOrderAndEachItemItsKey: try await conformance.lanesKeepTheirOrder()
+    case .aLaneBeyondTheConcurrentOnesGetsATurnAfterEachTurnOfAnother: try await conformance.turns()
     case .aTransientFailureIsSentAgainWithTheSameKeyAfterTheServersRetryAfter: try await conformance.retry()
     case .aRejectedItemIsADeadLetterWithItsAnswerCancelsItsDependantsAndMayBeRequeued:
       try await conformance.deadLetter()
@@ -334,6 +336,30 @@ private struct Checks {
     await #expect {
       try await store.record(.delivered(answer), for: id, lane: "posts", at: now, ifAttempt: 2)
     } throws: { ($0 as? OutboxError)?.kind == .noSuchItem }
+    await outbox.stop()
+  }
+
+  /// One lane at a time, and two lanes of 40 items, the first enqueued whole before the second: a lane runner gives
+  /// its place back after a turn of 32 items, and the other lane goes next, however old the first lane's backlog.
+  func turns() async throws {
+    let transport = StubTransport(.post("/v1/a").reply(.status(.created)), .post("/v1/b").reply(.status(.created)))
+    let network = offline()
+    let outbox = try await open(transport, network: network) { $0.maxConcurrentLanes = 1 }
+    for lane in ["a", "b"] {
+      _ = try await outbox.enqueue(
+        contentsOf: (0..<40).map { Endpoint<Data>.post("/\(lane)", body: Note(title: "\(lane)\($0)")) }, lane: lane)
+    }
+    network.set(NetworkPath(isOnline: true))
+    try await outbox.waitUntilDrained()
+    let sent = transport.requests
+    #expect(try titles(sent, to: "/v1/a") == (0..<40).map { "a\($0)" })
+    #expect(try titles(sent, to: "/v1/b") == (0..<40).map { "b\($0)" })
+    // The lengths of the runs of one lane's items in the order sent.
+    var runs: [Int] = []
+    for (index, request) in sent.enumerated() {
+      if index > 0, sent[index - 1].path == request.path { runs[runs.count - 1] += 1 } else { runs.append(1) }
+    }
+    #expect(runs == [32, 32, 8, 8], "each lane sends a turn of 32 items, then the other goes")
     await outbox.stop()
   }
 
