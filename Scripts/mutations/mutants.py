@@ -288,4 +288,18 @@ MUTANTS = [
         "new": "if owesOthers, leftOver, false { await store.wakeOthers() }",
         "tests": "PostgresWakeTests",
     },
+    {
+        "name": "the PostgreSQL store writes times beyond the years timestamptz holds as they are",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore.swift",
+        "old": "return min(max(date, .distantPast), .distantFuture)",
+        "new": "return date",
+        "tests": "PostgresTimesTests",
+    },
+    {
+        "name": "the migration to timestamptz converts a NaN of version 1 as a time",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
+        "old": ": \"NULLIF(\\(column), 'NaN')\"",
+        "new": ": \"\\(column)\"",
+        "tests": "PostgresTimesTests",
+    },
 ]

@@ -40,7 +40,7 @@ struct PostgresOutboxNames: Sendable {
   /// The `NOTIFY` channel that wakes the workers.
   var channel: String { "\(schema).\(table)" }
   /// The function that records a delivery (``PostgresOutboxSchema/functions(_:)``).
-  var recordDelivery: String { "\"\(schema)\".\"\(table)_record_delivery_3\"" }
+  var recordDelivery: String { "\"\(schema)\".\"\(table)_record_delivery_4\"" }
   /// The function that lists the first waiting item of each lane a worker may take (``PostgresOutboxSchema/functions(_:)``).
   var laneHeads: String { "\"\(schema)\".\"\(table)_lane_heads_1\"" }
   /// The function that claims a lane's first waiting item under the lane's lease (``PostgresOutboxSchema/functions(_:)``).
@@ -100,9 +100,29 @@ enum PostgresOutboxSchema {
           lease_until TIMESTAMPTZ
         )
         """,
-      ]
+      ],
+      // The items' times as `timestamptz`, as the lanes' leases are, read as `Date`: version 1 kept them as seconds
+      // since 1970 in `DOUBLE PRECISION`. A NaN, which `timestamptz` cannot hold, was an absent time to the outbox (it
+      // is neither before nor after any moment). The delivery function of version 1 writes seconds: it goes with them.
+      [
+        """
+        ALTER TABLE \(names.item)
+          \(
+            Self.times.map { (column, required) -> String in
+              let value = required ? "COALESCE(NULLIF(\(column), 'NaN'), 0)" : "NULLIF(\(column), 'NaN')"
+              return "ALTER COLUMN \(column) TYPE TIMESTAMPTZ USING to_timestamp(\(value))"
+            }.joined(separator: ",\n  "))
+        """,
+        "DROP FUNCTION IF EXISTS \"\(names.schema)\".\"\(names.table)_record_delivery_3\"",
+      ],
     ]
   }
+
+  /// The items' times, and whether each is required (`NOT NULL`).
+  static let times = [
+    ("not_before", false), ("give_up_after", false), ("enqueued_at", true), ("next_attempt_at", true),
+    ("updated_at", true), ("held_until", false), ("handed_off_at", false),
+  ]
 
   /// The functions the store calls, made at an opening that finds them missing, after the tables.
   ///
@@ -136,7 +156,7 @@ enum PostgresOutboxSchema {
     """
     CREATE OR REPLACE FUNCTION \(names.recordDelivery)(
       item_id BIGINT, lane_name TEXT, worker TEXT, lease_seconds DOUBLE PRECISION, status INTEGER, fields BYTEA,
-      answer BYTEA, at DOUBLE PRECISION, claim_head BOOLEAN, alone BOOLEAN)
+      answer BYTEA, at TIMESTAMPTZ, claim_head BOOLEAN, alone BOOLEAN)
     RETURNS TABLE (
       recorded BOOLEAN, has_dependants BOOLEAN, head \(names.item), dependency TEXT, needs_transaction BOOLEAN)
     LANGUAGE plpgsql AS $body$

@@ -127,9 +127,9 @@ extension PostgresOutboxStore {
   /// from the start of a row.
   typealias ItemColumns = (
     id: Int64, lane: String, kind: String, kindVersion: Int, method: String, target: String, headers: Data,
-    bodyLength: Int, idempotencyKey: String, after: Int64?, state: String, attempts: Int, enqueuedAt: Double,
-    nextAttemptAt: Double, responseStatus: Int?, reason: String?, notBefore: Double?, giveUpAfter: Double?,
-    ifDependencyFails: String, allowsExpensive: Bool, allowsConstrained: Bool, heldUntil: Double?, handedOffAt: Double?
+    bodyLength: Int, idempotencyKey: String, after: Int64?, state: String, attempts: Int, enqueuedAt: Date,
+    nextAttemptAt: Date, responseStatus: Int?, reason: String?, notBefore: Date?, giveUpAfter: Date?,
+    ifDependencyFails: String, allowsExpensive: Bool, allowsConstrained: Bool, heldUntil: Date?, handedOffAt: Date?
   )
 
   /// The values of ``itemColumns`` at the start of `row`, by postgres-nio's typed decoding (which throws, naming the
@@ -137,8 +137,8 @@ extension PostgresOutboxStore {
   static func columns(_ row: PostgresRow) throws -> ItemColumns {
     try row.decode(
       (
-        Int64, String, String, Int, String, String, Data, Int, String, Int64?, String, Int, Double, Double, Int?,
-        String?, Double?, Double?, String, Bool, Bool, Double?, Double?
+        Int64, String, String, Int, String, String, Data, Int, String, Int64?, String, Int, Date, Date, Int?,
+        String?, Date?, Date?, String, Bool, Bool, Date?, Date?
       ).self)
   }
 
@@ -153,8 +153,7 @@ extension PostgresOutboxStore {
       method: HTTPRequest.Method(c.method) ?? .post, target: c.target, headerFields: try FieldCoding.decode(c.headers),
       bodyLength: c.bodyLength, idempotencyKey: c.idempotencyKey, after: c.after.map(OutboxItem.ID.init(rawValue:)),
       state: OutboxItem.State(rawValue: c.state) ?? .quarantined, attempts: c.attempts,
-      enqueuedAt: Date(timeIntervalSince1970: c.enqueuedAt),
-      nextAttemptAt: Date(timeIntervalSince1970: c.nextAttemptAt),
+      enqueuedAt: c.enqueuedAt, nextAttemptAt: c.nextAttemptAt,
       responseStatus: c.responseStatus.map { HTTPResponse.Status(code: $0) }, reason: c.reason)
   }
 
@@ -164,12 +163,11 @@ extension PostgresOutboxStore {
     let dependency = try row.makeRandomAccess()[columnCount].decode(String?.self)
     let constraints = OutboxConstraints(
       allowsExpensiveNetwork: c.allowsExpensive, allowsConstrainedNetwork: c.allowsConstrained,
-      notBefore: c.notBefore.map(Date.init(timeIntervalSince1970:)),
-      giveUpAfter: c.giveUpAfter.map(Date.init(timeIntervalSince1970:)),
+      notBefore: c.notBefore, giveUpAfter: c.giveUpAfter,
       ifDependencyFails: DependencyFailure(rawValue: c.ifDependencyFails) ?? .cancel)
     return Candidate(
       item: try item(c), constraints: constraints, dependency: dependency.flatMap(OutboxItem.State.init(rawValue:)),
-      heldUntil: c.heldUntil.map(Date.init(timeIntervalSince1970:)), handedOff: c.handedOffAt != nil)
+      heldUntil: c.heldUntil, handedOff: c.handedOffAt != nil)
   }
 
   /// The stored request of `item`, with its body and digest at `position` and the one after.

@@ -98,7 +98,7 @@ extension PostgresOutboxStore {
   func record(
     _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, on connection: PostgresConnection
   ) async throws -> RecordResult {
-    let now = date.timeIntervalSince1970
+    let now = Self.time(date)
     let item = names.item
     if case .delivered(let response) = record {
       guard
@@ -114,8 +114,8 @@ extension PostgresOutboxStore {
     case .retry(let at, let heldUntil, let reason):
       try await connection.checkedQuery(
         """
-        UPDATE \(unescaped: item) SET state = 'pending', next_attempt_at = \(at.timeIntervalSince1970),
-          held_until = \(heldUntil?.timeIntervalSince1970), updated_at = \(now), reason = \(reason),
+        UPDATE \(unescaped: item) SET state = 'pending', next_attempt_at = \(Self.time(at)),
+          held_until = \(Self.time(heldUntil)), updated_at = \(now), reason = \(reason),
           handed_off_at = NULL WHERE id = \(id.rawValue) AND state IN ('pending', 'sending')
         """, logger: self.logger)
     case .pauseLane(let reason):
@@ -183,7 +183,7 @@ extension PostgresOutboxStore {
         (r.head).body, (r.head).body_digest, r.needs_transaction
       FROM \(unescaped: names.recordDelivery)(
         \(id.rawValue), \(lane), \(worker), \(leaseSeconds), \(Int32(response.status.code)),
-        \(FieldCoding.encode(response.headerFields)), \(response.body), \(date.timeIntervalSince1970), \(claimingHead),
+        \(FieldCoding.encode(response.headerFields)), \(response.body), \(Self.time(date)), \(claimingHead),
         \(alone)) AS r
       """, logger: logger)
     var recorded = false
@@ -239,7 +239,7 @@ extension PostgresOutboxStore {
       } catch let error as OutboxError {
         try await connection.checkedQuery(
           """
-          UPDATE \(unescaped: names.item) SET state = 'deadLetter', updated_at = \(date.timeIntervalSince1970),
+          UPDATE \(unescaped: names.item) SET state = 'deadLetter', updated_at = \(Self.time(date)),
             reason = \(error.message), result_handled = false WHERE id = \(dependant.rawValue)
           """, logger: logger)
         failures.append(BindingFailure(id: dependant, error: error))

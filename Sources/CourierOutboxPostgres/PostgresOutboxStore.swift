@@ -71,24 +71,19 @@ package final class PostgresOutboxStore: OutboxStore {
   static func insert(
     _ items: [NewItem], names: PostgresOutboxNames, on connection: PostgresConnection, _ logger: Logger
   ) async throws -> [OutboxItem.ID] {
-    // Items that wait for another, and times that are not numbers, go one at a time: the arrays' stand-ins for "none"
-    // below are 0 for an ID and NaN for a time.
-    guard items.count > 1,
-      items.allSatisfy({ item in
-        item.after == nil && item.bindings.isEmpty && item.enqueuedAt.timeIntervalSince1970.isFinite
-          && item.constraints.notBefore?.timeIntervalSince1970.isFinite != false
-          && item.constraints.giveUpAfter?.timeIntervalSince1970.isFinite != false
-      })
-    else {
+    // Items that wait for another go one at a time: their dependency's answer may bind values into them.
+    guard items.count > 1, items.allSatisfy({ $0.after == nil && $0.bindings.isEmpty }) else {
       var ids: [OutboxItem.ID] = []
       for item in items { ids.append(try await insert(item, names: names, on: connection, logger)) }
       return ids
     }
-    // Arrays hold no NULL here: an absent value travels as a stand-in (0 for an ID, NaN for a time) that NULLIF turns
-    // back into NULL, and a body beside a flag that says whether there is one. New lanes are written in their order,
+    // Arrays hold no NULL here: an absent value travels as a stand-in beside a flag that says whether there is one
+    // (a body, a time; an ID is 0, which NULLIF turns back into NULL). New lanes are written in their order,
     // as every batch writes them, so that two batches that make the same lanes never wait for each other in a cycle.
     let requests = items.map(\.request)
-    let noTime = Double.nan
+    let notBefore = items.map { Self.time($0.constraints.notBefore) }
+    let giveUpAfter = items.map { Self.time($0.constraints.giveUpAfter) }
+    let noTime = Date(timeIntervalSince1970: 0)
     let query: PostgresQuery = """
       WITH new AS (
         INSERT INTO \(unescaped: names.item) (lane, kind, kind_version, method, target, headers, body, body_length,
@@ -96,8 +91,8 @@ package final class PostgresOutboxStore: OutboxStore {
           not_before, give_up_after, state, enqueued_at, next_attempt_at, updated_at)
         SELECT r.lane, r.kind, r.kind_version, r.method, r.target, r.headers, CASE WHEN r.has_body THEN r.body END,
           r.body_length, r.body_digest, r.idempotency_key, NULLIF(r.after_id, 0), r.if_dependency_fails,
-          r.allows_expensive, r.allows_constrained, NULLIF(r.not_before, 'NaN'), NULLIF(r.give_up_after, 'NaN'),
-          'pending', r.at, r.at, r.at
+          r.allows_expensive, r.allows_constrained, CASE WHEN r.has_not_before THEN r.not_before END,
+          CASE WHEN r.has_give_up_after THEN r.give_up_after END, 'pending', r.at, r.at, r.at
         FROM unnest(
           \(items.map(\.lane)), \(items.map(\.kind)), \(items.map(\.kindVersion)), \(requests.map(\.method.rawValue)),
           \(requests.map(\.target)), \(requests.map { ByteBuffer(bytes: FieldCoding.encode($0.headerFields)) }),
@@ -105,12 +100,11 @@ package final class PostgresOutboxStore: OutboxStore {
           \(requests.map(\.bodyLength)), \(requests.map(\.bodyDigest)), \(requests.map(\.idempotencyKey)),
           \(items.map { $0.after?.rawValue ?? 0 }), \(items.map(\.constraints.ifDependencyFails.rawValue)),
           \(items.map(\.constraints.allowsExpensiveNetwork)), \(items.map(\.constraints.allowsConstrainedNetwork)),
-          \(items.map { $0.constraints.notBefore?.timeIntervalSince1970 ?? noTime }),
-          \(items.map { $0.constraints.giveUpAfter?.timeIntervalSince1970 ?? noTime }),
-          \(items.map(\.enqueuedAt.timeIntervalSince1970))
+          \(notBefore.map { $0 ?? noTime }), \(notBefore.map { $0 != nil }), \(giveUpAfter.map { $0 ?? noTime }),
+          \(giveUpAfter.map { $0 != nil }), \(items.map { Self.time($0.enqueuedAt) })
         ) WITH ORDINALITY AS r(lane, kind, kind_version, method, target, headers, body, has_body, body_length,
           body_digest, idempotency_key, after_id, if_dependency_fails, allows_expensive, allows_constrained, not_before,
-          give_up_after, at, n)
+          has_not_before, give_up_after, has_give_up_after, at, n)
         ORDER BY r.n
         RETURNING id),
       lane AS (
@@ -145,7 +139,7 @@ package final class PostgresOutboxStore: OutboxStore {
       }
     }
     let constraints = item.constraints
-    let enqueuedAt = item.enqueuedAt.timeIntervalSince1970
+    let enqueuedAt = time(item.enqueuedAt)
     let query: PostgresQuery = try """
     WITH new AS (
       INSERT INTO \(unescaped: names.item) (lane, kind, kind_version, method, target, headers, body, body_length,
@@ -155,7 +149,7 @@ package final class PostgresOutboxStore: OutboxStore {
         \(FieldCoding.encode(request.headerFields)), \(request.body), \(request.bodyLength), \(request.bodyDigest),
         \(request.idempotencyKey), \(item.after?.rawValue), \(constraints.ifDependencyFails.rawValue),
         \(constraints.allowsExpensiveNetwork), \(constraints.allowsConstrainedNetwork),
-        \(constraints.notBefore?.timeIntervalSince1970), \(constraints.giveUpAfter?.timeIntervalSince1970),
+        \(time(constraints.notBefore)), \(time(constraints.giveUpAfter)),
         'pending', \(enqueuedAt), \(enqueuedAt), \(enqueuedAt), \(bindings))
       RETURNING id),
     lane AS (INSERT INTO \(unescaped: names.lane) (name) VALUES (\(item.lane)) ON CONFLICT DO NOTHING)
@@ -217,7 +211,7 @@ package final class PostgresOutboxStore: OutboxStore {
     _ id: OutboxItem.ID, from: Set<OutboxItem.State>, to: OutboxItem.State, reason: String?, newKey: String?,
     at date: Date
   ) async throws -> Bool {
-    let now = date.timeIntervalSince1970
+    let now = Self.time(date)
     let states = from.map(\.rawValue)
     let query: PostgresQuery =
       if let newKey {
@@ -244,7 +238,7 @@ package final class PostgresOutboxStore: OutboxStore {
         let rows = try await connection.checkedQuery(
           """
           UPDATE \(unescaped: self.names.item) SET state = 'cancelled', reason = \(reason),
-            updated_at = \(date.timeIntervalSince1970)
+            updated_at = \(Self.time(date))
           WHERE after_id = \(next) AND state IN ('pending', 'sending') AND if_dependency_fails = 'cancel'
           RETURNING id
           """, logger: self.logger)
@@ -273,7 +267,7 @@ package final class PostgresOutboxStore: OutboxStore {
   package func restartRetention(_ id: OutboxItem.ID, at date: Date) async throws {
     _ = try await changes(
       """
-      UPDATE \(unescaped: names.item) SET enqueued_at = \(date.timeIntervalSince1970) WHERE id = \(id.rawValue)
+      UPDATE \(unescaped: names.item) SET enqueued_at = \(Self.time(date)) WHERE id = \(id.rawValue)
       """)
   }
 
@@ -283,7 +277,7 @@ package final class PostgresOutboxStore: OutboxStore {
   }
 
   package func edit(_ id: OutboxItem.ID, request: StoredRequest, at date: Date) async throws -> Bool {
-    let now = date.timeIntervalSince1970
+    let now = Self.time(date)
     return try await changes(
       """
       UPDATE \(unescaped: names.item) SET headers = \(FieldCoding.encode(request.headerFields)),
@@ -291,6 +285,19 @@ package final class PostgresOutboxStore: OutboxStore {
         idempotency_key = \(request.idempotencyKey), attempts = 0, updated_at = \(now), next_attempt_at = \(now)
       WHERE id = \(id.rawValue) AND state = 'pending' RETURNING 1
       """) > 0
+  }
+
+  /// `date` as a `timestamptz` holds it: within the years 1 to 4001 (`Date.distantPast` and `Date.distantFuture`), so
+  /// that no time the outbox computes (a `Retry-After` of centuries) or is given fails to be written.
+  static func time(_ date: Date) -> Date {
+    time(Optional(date)) ?? Date(timeIntervalSince1970: 0)
+  }
+
+  /// `date` as a `timestamptz` holds it (as the one above), and `nil` for a NaN, which is before and after no
+  /// moment: the outbox treats it as no time at all, and `timestamptz` cannot hold it.
+  static func time(_ date: Date?) -> Date? {
+    guard let date, !date.timeIntervalSinceReferenceDate.isNaN else { return nil }
+    return min(max(date, .distantPast), .distantFuture)
   }
 
   /// Sends a `NOTIFY` on the outbox's channel: idle workers look again.
