@@ -228,8 +228,8 @@ MUTANTS = [
     {
         "name": "the PostgreSQL store keeps the next item claimed with a delivery when it may not go yet",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore+Recording.swift",
-        "old": "GREATEST(attempts - 1, 0)\n      WHERE id = \\(id.rawValue) AND state = 'sending'",
-        "new": "GREATEST(attempts - 1, 0)\n      WHERE id = \\(id.rawValue) AND state = 'never'",
+        "old": "GREATEST(attempts - 1, 0)\n      WHERE id = ANY(\\(ids.map(\\.rawValue))) AND state = 'sending'",
+        "new": "GREATEST(attempts - 1, 0)\n      WHERE id = ANY(\\(ids.map(\\.rawValue))) AND state = 'never'",
         "tests": "PostgresOutboxTests/theNextItemClaimedWithADelivery",
     },
     {
@@ -256,15 +256,15 @@ MUTANTS = [
     {
         "name": "the PostgreSQL store's delivery outside a transaction records an item whose dependants bind values",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
-        "old": "IF alone THEN",
+        "old": "IF alone AND has_dependants THEN",
         "new": "IF false THEN",
         "tests": "PostgresStoreConformanceTests",
     },
     {
         "name": "the PostgreSQL delivery outside a transaction waits for a service's open enqueue of a dependant",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
-        "old": "WHERE i.id = item_id FOR NO KEY UPDATE;",
-        "new": "WHERE i.id = item_id FOR UPDATE;",
+        "old": "WHERE i.id = ANY(item_ids) ORDER BY i.id FOR NO KEY UPDATE;",
+        "new": "WHERE i.id = ANY(item_ids) ORDER BY i.id FOR UPDATE;",
         "tests": "PostgresDeliveryLockTests",
     },
     {
@@ -301,5 +301,40 @@ MUTANTS = [
         "old": ": \"NULLIF(\\(column), 'NaN')\"",
         "new": ": \"\\(column)\"",
         "tests": "PostgresTimesTests",
+    },
+    {
+        "name": "a lane runner sends a run's items after a third of the lease went by since its claim",
+        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "old": "store.claimsHoldFor.map({ claimedAt.duration(to: .now) > $0 }) == true",
+        "new": "false",
+        "tests": "PostgresRunTests",
+    },
+    {
+        "name": "a run that stopped keeps its unsent items claimed",
+        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "old": "if !unsent.isEmpty { await giveBack(unsent) }",
+        "new": "if false { await giveBack(unsent) }",
+        "tests": "SQLiteStoreConformanceTests|PostgresStoreConformanceTests",
+    },
+    {
+        "name": "the SQLite store claims a run's items that may not go",
+        "file": "Sources/CourierOutbox/SQLiteOutboxStore.swift",
+        "old": "        guard claim(next) else { break }\n        claims.append(try Self.markSending(next, in: db))",
+        "new": "        claims.append(try Self.markSending(next, in: db))",
+        "tests": "SQLiteStoreConformanceTests",
+    },
+    {
+        "name": "the PostgreSQL store keeps the items claimed with deliveries that may not go",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore+Recording.swift",
+        "old": "      if !refused.isEmpty {\n        // Claimed with the deliveries, as most are; given back at once.",
+        "new": "      if false {\n        // Claimed with the deliveries, as most are; given back at once.",
+        "tests": "PostgresStoreConformanceTests",
+    },
+    {
+        "name": "a lane runner records each delivery on its own",
+        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "old": "static let itemsPerRun = 8",
+        "new": "static let itemsPerRun = 1",
+        "tests": "PostgresRunTests",
     },
 ]

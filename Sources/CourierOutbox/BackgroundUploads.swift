@@ -355,7 +355,7 @@ extension Outbox {
       let decision = DeliveryDecision.decide(
         status: head.status, headerFields: head.headerFields, now: configuration.clock.now)
       if case .delivered = decision {
-        _ = await settleDelivery(item, response: response, bodyFile: bodyFile, claimingNext: false, fence: attempt)
+        await settleDelivery(item, response: response, bodyFile: bodyFile, fence: attempt)
       } else {
         await settle(item, decision: decision, response: response, fence: attempt)
       }

@@ -199,42 +199,103 @@ extension Outbox {
 
   /// What an attempt left for its lane.
   enum AttemptOutcome {
-    /// The lane's next item, already marked sending with the delivery's record.
-    case claimed(Claim)
+    /// The lane's next items, already marked sending with the deliveries' record.
+    case claimed([Claim])
     /// The lane may go on: look at its next item.
     case goOn
     /// The lane waits (a backoff, a pause, a failure to record).
     case stop
   }
 
-  /// Sends `first`, then the lane's next items while each may go at once; gives the lane back when one may not (the
-  /// delivery loop takes it from there), after a turn, or when the outbox stops.
+  /// What sending a claimed item once came to.
+  enum Sent {
+    /// Delivered: its answer is recorded with the other deliveries of its run.
+    case delivered(RecordedResponse)
+    /// Anything else, recorded already: what its lane does next.
+    case concluded(AttemptOutcome)
+  }
+
+  /// A delivered item whose answer is to be recorded.
+  typealias DeliveredItem = (item: OutboxItem, response: RecordedResponse, bodyFile: String?)
+
+  /// Items a lane runner claims at once with the record of the deliveries before them: it sends them one after another
+  /// and records their deliveries together, with the claim of the next ones — one store transaction (in a fleet, one
+  /// round trip) for a run instead of one for each item. A crash before the record sends them again, in order, with
+  /// their keys.
+  static let itemsPerRun = 8
+
+  /// Sends `first`, then the lane's next items while each may go at once, a run at a time; gives the lane back when one
+  /// may not (the delivery loop takes it from there), after a turn, or when the outbox stops.
   func runLane(from first: OutboxItem) async {
     let lane = first.lane
-    var claimed = try? await store.markSending(first.id)
-    if claimed == nil { inFlight.remove(first.id) }
+    var run: [Claim] = []
+    if let claim = try? await store.markSending(first.id) { run = [claim] } else { inFlight.remove(first.id) }
     var sent = 0
     // A lane given back only for the other lanes' turn: this worker looks at the lanes' first items at once.
     var turnEnded = false
-    while let claim = claimed {
-      sent += 1
-      let mayContinue = isRunning && mayClaim && sent < Self.itemsPerTurn
-      let outcome = await attempt(claim, claimingNext: mayContinue)
-      inFlight.remove(claim.item.id)
-      claimed = nil
+    while !run.isEmpty {
+      let claimedAt = ContinuousClock.now
+      var delivered: [DeliveredItem] = []
+      var stopped = false
+      var next = 0
+      sending: while next < run.count {
+        // A run's later items go only while the outbox may send and the lane's claim surely holds (in a fleet, a
+        // part of the lease the record renews).
+        if next > 0,
+          !(isRunning && mayClaim) || store.claimsHoldFor.map({ claimedAt.duration(to: .now) > $0 }) == true
+        {
+          break
+        }
+        let claim = run[next]
+        next += 1
+        sent += 1
+        switch await attempt(claim) {
+        case .delivered(let response):
+          delivered.append((claim.item, response, claim.request.bodyFile))
+        case .concluded(let outcome):
+          // A dead letter lets the lane go on, from its next item as it is now; anything else stops it.
+          if case .stop = outcome { stopped = true }
+          break sending
+        }
+      }
+      // The items of the run not sent are given back, uncounted, as if never claimed.
+      let unsent = Array(run[next...])
+      if !unsent.isEmpty { await giveBack(unsent) }
+      for claim in run.prefix(next) where !delivered.contains(where: { $0.item.id == claim.item.id }) {
+        inFlight.remove(claim.item.id)
+      }
+      for claim in unsent { inFlight.remove(claim.item.id) }
+      run = []
+      let mayContinue = !stopped && isRunning && mayClaim && sent < Self.itemsPerTurn
+      var outcome = AttemptOutcome.goOn
+      if !delivered.isEmpty {
+        // Recorded in a task of its own: the app's background time may run out — cutting this runner, whose cancelled
+        // task the store refuses — before or while the record is written, and the server acted on the requests all
+        // the same. A runner cut before it records claims nothing more.
+        let limit = mayContinue && unsent.isEmpty ? min(Self.itemsPerRun, Self.itemsPerTurn - sent) : 0
+        let cut = Task.isCancelled
+        outcome = await Task { [delivered] in
+          await settleDeliveries(delivered, claimingUpTo: cut ? 0 : limit)
+        }.value
+        // In flight until recorded: a fleet's worker reads the store's count only once nothing is.
+        for (item, _, _) in delivered { inFlight.remove(item.id) }
+      }
       switch outcome {
-      case .claimed(let next):
-        inFlight.insert(next.item.id)
-        claimed = next
+      case .claimed(let claims):
+        for claim in claims { inFlight.insert(claim.item.id) }
+        run = claims
       case .goOn where mayContinue && mayClaim:
         guard let candidate = try? await store.laneHead(lane), case .go = await consider(candidate, forced: false)
         else { break }
         claimedConstraints.withLock { $0[candidate.item.id] = candidate.constraints }
         inFlight.insert(candidate.item.id)
-        claimed = try? await store.markSending(candidate.item.id)
-        if claimed == nil { inFlight.remove(candidate.item.id) }
+        if let claim = try? await store.markSending(candidate.item.id) {
+          run = [claim]
+        } else {
+          inFlight.remove(candidate.item.id)
+        }
       case .goOn:
-        turnEnded = sent >= Self.itemsPerTurn && isRunning && mayClaim
+        turnEnded = !stopped && sent >= Self.itemsPerTurn && isRunning && mayClaim
       case .stop:
         break
       }
@@ -246,16 +307,15 @@ extension Outbox {
     wakeUp()
   }
 
-  /// Sends the claimed item once and records what came of it; with `claimingNext`, a delivery's record also claims the
-  /// lane's next item when it may go at once.
-  func attempt(_ claim: Claim, claimingNext: Bool) async -> AttemptOutcome {
+  /// Sends the claimed item once; records what came of it unless it was delivered (its run records that).
+  func attempt(_ claim: Claim) async -> Sent {
     let (item, request) = claim
     let constraints = claimedConstraints.withLock { $0.removeValue(forKey: item.id) } ?? OutboxConstraints.none
     // The app may have lost its time to send in while the item was claimed (a claim is a write, and a delivery's
-    // record claims the lane's next item): the claim is given back, uncounted, and nothing is sent.
+    // record claims the lane's next items): the claim is given back, uncounted, and nothing is sent.
     guard mayClaim else {
       await giveBack(item, because: "the app had no time to send in")
-      return .stop
+      return .concluded(.stop)
     }
     emit(.sending(item.id, attempt: item.attempts))
     let decision: DeliveryDecision
@@ -276,7 +336,7 @@ extension Outbox {
         handingOff = true
       }
       let answer = try await sender.send(endpoint)
-      if answer.response.headerFields[HandoffTransport.header] == "handed-off" { return .stop }
+      if answer.response.headerFields[HandoffTransport.header] == "handed-off" { return .concluded(.stop) }
       response = RecordedResponse(status: answer.status, headerFields: answer.response.headerFields, body: answer.value)
       decision = DeliveryDecision.decide(
         status: answer.status, headerFields: answer.response.headerFields, now: configuration.clock.now)
@@ -288,42 +348,27 @@ extension Outbox {
           (try? await store.handedOffItems())?.contains(where: { $0.item.id == item.id }) == true
         }).value
       {
-        return .stop
+        return .concluded(.stop)
       }
       if Task.isCancelled {
         // Only `backgroundTimeExpired()` cancels a lane runner: the app's background time ran out and the outbox cut
         // the attempt. The item is sent again, with its key, once the app may send, and the cut does not count
         // towards `maxAttempts`.
         await giveBack(item, because: "the app's background time ran out")
-        return .stop
+        return .concluded(.stop)
       }
       decision = DeliveryDecision.decide(failure: error)
       if let failure = error as? CourierError, let head = failure.response {
         response = RecordedResponse(status: head.status, headerFields: head.headerFields, body: failure.body ?? Data())
       }
     }
-    // What came of the attempt is recorded in a task of its own: the app's background time may run out — cutting this
-    // runner, whose cancelled task the store refuses — before or while the record is written, and the server acted
-    // on the request all the same. A runner cut before it records claims nothing more.
-    let cut = Task.isCancelled
-    let (decided, answer, file) = (decision, response, request.bodyFile)
-    return await Task {
-      await conclude(item, decision: decided, response: answer, bodyFile: file, claimingNext: claimingNext && !cut)
-    }.value
-  }
-
-  /// Records what `decision` makes of an attempt of `item`, and says what its lane does next.
-  func conclude(
-    _ item: OutboxItem, decision: DeliveryDecision, response: RecordedResponse?, bodyFile: String?,
-    claimingNext: Bool
-  ) async -> AttemptOutcome {
-    if case .delivered = decision, let response {
-      return await settleDelivery(item, response: response, bodyFile: bodyFile, claimingNext: claimingNext)
-    }
-    await settle(item, decision: decision, response: response)
+    if case .delivered = decision, let response { return .delivered(response) }
+    // What came of the attempt is recorded in a task of its own, as a run's deliveries are (``runLane(from:)``).
+    let (decided, answer) = (decision, response)
+    await Task { await settle(item, decision: decided, response: answer) }.value
     switch decision {
-    case .delivered, .deadLetter: return .goOn
-    case .retry, .pause: return .stop
+    case .delivered, .deadLetter: return .concluded(.goOn)
+    case .retry, .pause: return .concluded(.stop)
     }
   }
 
@@ -337,41 +382,68 @@ extension Outbox {
     if recorded { emit(.waiting(item.id, .backoff(until: now))) }
   }
 
-  /// Records a delivery — and, in the same transaction, claims the lane's next item when it may go at once.
-  func settleDelivery(
-    _ item: OutboxItem, response: RecordedResponse, bodyFile: String?, claimingNext: Bool, fence: Int? = nil
-  ) async
-    -> AttemptOutcome
-  {
+  /// Gives back the claims of a run's items that were not sent, uncounted, as if never claimed; if that fails, they
+  /// wait, sending, to be sent again with their keys.
+  func giveBack(_ unsent: [Claim]) async {
+    let now = configuration.clock.now
+    await Task {
+      for (item, _) in unsent {
+        _ = claimedConstraints.withLock { $0.removeValue(forKey: item.id) }
+        _ = try? await record(.cut(reason: "claimed with a run that stopped before it"), for: item, at: now, fence: nil)
+      }
+    }.value
+  }
+
+  /// Records a delivery, with `fence` only while that attempt is the item's latest and it is sending.
+  func settleDelivery(_ item: OutboxItem, response: RecordedResponse, bodyFile: String?, fence: Int) async {
+    let now = configuration.clock.now
+    do {
+      let recorded = try await record(.delivered(response), for: item, at: now, fence: fence)
+      await delivered([(item, response, bodyFile)], recorded: recorded)
+    } catch {
+      // The answer could not be recorded: the item stays "sending" and is sent again, with its key, next time.
+      await reportCount()
+    }
+  }
+
+  /// Records the deliveries of a run of one lane's items — and, in the same transaction, claims the lane's next items,
+  /// up to `limit`, while each may go at once.
+  func settleDeliveries(_ items: [DeliveredItem], claimingUpTo limit: Int) async -> AttemptOutcome {
+    guard let lane = items.first?.item.lane else { return .goOn }
     let now = configuration.clock.now
     let path = configuration.monitor.currentPath
     let retention = configuration.keyRetention
     let recorded: RecordResult
-    let next: Claim?
+    let next: [Claim]
     do {
-      if claimingNext {
-        (recorded, next) = try await store.recordDelivery(
-          response, for: item.id, lane: item.lane, at: now,
-          claimingNextIf: { [claimedConstraints] candidate in
-            guard Self.mayGoAtOnce(candidate, now: now, path: path, keyRetention: retention) else { return false }
-            claimedConstraints.withLock { $0[candidate.item.id] = candidate.constraints }
-            return true
-          })
-      } else {
-        (recorded, next) = (try await record(.delivered(response), for: item, at: now, fence: fence), nil)
-      }
+      (recorded, next) = try await store.recordDeliveries(
+        items.map { Delivery(id: $0.item.id, response: $0.response) }, lane: lane, at: now, claimingUpTo: limit,
+        claimingNextIf: { [claimedConstraints] candidate in
+          guard Self.mayGoAtOnce(candidate, now: now, path: path, keyRetention: retention) else { return false }
+          claimedConstraints.withLock { $0[candidate.item.id] = candidate.constraints }
+          return true
+        })
     } catch {
-      // The answer could not be recorded: the item stays "sending" and is sent again, with its key, next time.
+      // The answers could not be recorded: the items stay "sending" and are sent again, with their keys, next time.
       await reportCount()
       return .stop
     }
-    // A delivered item is never sent again: its body file goes (a crash before this leaves it to a sweep).
-    if let bodyFile { bodyFiles?.remove(bodyFile) }
-    // One item fewer waits; dependants whose values were bound changed their bytes, and failed ones stopped waiting:
-    // those are read again.
-    if recorded.changedDependants { waiting = nil } else { adjustWaiting(count: -1, bytes: -item.bodyLength) }
-    emit(.delivered(item.id, status: response.status))
-    await handleResult(of: item.id, kind: item.kind)
+    await delivered(items, recorded: recorded)
+    return next.isEmpty ? .goOn : .claimed(next)
+  }
+
+  /// What follows recorded deliveries: the events, the results' handlers, and the dependants that became dead letters.
+  func delivered(_ items: [DeliveredItem], recorded: RecordResult) async {
+    for (item, response, bodyFile) in items {
+      // A delivered item is never sent again: its body file goes (a crash before this leaves it to a sweep).
+      if let bodyFile { bodyFiles?.remove(bodyFile) }
+      // One item fewer waits; dependants whose values were bound changed their bytes, and failed ones stopped
+      // waiting: those are read again.
+      if !recorded.changedDependants { adjustWaiting(count: -1, bytes: -item.bodyLength) }
+      emit(.delivered(item.id, status: response.status))
+      await handleResult(of: item.id, kind: item.kind)
+    }
+    if recorded.changedDependants { waiting = nil }
     for failure in recorded.failures {
       emit(.deadLettered(failure.id, failure.error))
       try? await cancelDependants(of: failure.id, because: "the item \(failure.id) it waits for became a dead letter")
@@ -380,7 +452,6 @@ extension Outbox {
       }
     }
     await reportCount()
-    return next.map(AttemptOutcome.claimed) ?? .goOn
   }
 
   /// Records `record` for `item`; with `fence`, only while that attempt is the item's latest and it is sending.
@@ -396,7 +467,7 @@ extension Outbox {
     do {
       switch decision {
       case .delivered:
-        // A success without an answer to record cannot happen; settleDelivery records those that have one.
+        // A success without an answer to record cannot happen; settleDeliveries records those that have one.
         break
       case .retry(let reason, let retryAfter):
         guard item.attempts < configuration.maxAttempts else {

@@ -145,12 +145,14 @@ package protocol OutboxStore: Sendable {
   func record(
     _ record: AttemptRecord, for id: OutboxItem.ID, lane: String, at date: Date, ifAttempt attempt: Int?
   ) async throws -> RecordResult
-  /// Records a delivery as ``record(_:for:lane:at:ifAttempt:)`` does and, in the same transaction, marks the lane's next item
-  /// sending when `claim` says it may go at once; returns it with its request.
-  func recordDelivery(
-    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date,
+  /// Records the deliveries of a run of `lane`'s items, in their order, as ``record(_:for:lane:at:ifAttempt:)`` does,
+  /// in one transaction (in a shared store, under the lane's lease); then, in the same transaction, marks the lane's
+  /// next items sending, up to `limit`, in order while `claim` says each may go at once, and returns them with their
+  /// requests.
+  func recordDeliveries(
+    _ deliveries: [Delivery], lane: String, at date: Date, claimingUpTo limit: Int,
     claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
-  ) async throws -> (RecordResult, Claim?)
+  ) async throws -> (RecordResult, [Claim])
   /// Items, newest last, optionally only in `states`.
   func items(in states: Set<OutboxItem.State>?) async throws -> [OutboxItem]
   /// The number of items pending or sending.
@@ -196,6 +198,10 @@ package protocol OutboxStore: Sendable {
   /// `wakingOthers`, the other workers are told at once (without, this one looks at the lanes itself first, and wakes
   /// them with ``wakeOthers()`` if it leaves one that may go).
   func releaseLane(_ lane: String, wakingOthers: Bool) async
+  /// How long a claim surely holds once made or renewed by a record (in a shared store, a part of the lane's lease):
+  /// a lane runner sends no more of the items it claimed together after that, before it records. `nil`, the default:
+  /// until the lane is given back.
+  var claimsHoldFor: Duration? { get }
   /// Wakes the other workers of a shared store to look at the lanes' first items.
   func wakeOthers() async
   /// Watches for changes other processes make, calling `wake` for each, until the task is cancelled; `nil` for a store
@@ -219,6 +225,16 @@ extension OutboxStore {
     }
     return id
   }
+  /// Records a delivery as ``recordDeliveries(_:lane:at:claimingUpTo:claimingNextIf:)`` does, and claims at most the
+  /// lane's next item.
+  package func recordDelivery(
+    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date,
+    claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
+  ) async throws -> (RecordResult, Claim?) {
+    let (recorded, next) = try await recordDeliveries(
+      [Delivery(id: id, response: response)], lane: lane, at: date, claimingUpTo: 1, claimingNextIf: claim)
+    return (recorded, next.first)
+  }
   /// Records an attempt's outcome, whichever attempt is the latest.
   @discardableResult
   package func record(
@@ -229,11 +245,23 @@ extension OutboxStore {
   package var isShared: Bool { false }
   package func releaseLane(_ lane: String, wakingOthers: Bool) async {}
   package func wakeOthers() async {}
+  package var claimsHoldFor: Duration? { nil }
   package func watch(_ wake: @escaping @Sendable () -> Void) -> Task<Void, Never>? { nil }
 }
 
 /// An item marked sending, with its request.
 package typealias Claim = (item: OutboxItem, request: StoredRequest)
+
+/// An item delivered, with the answer to record.
+package struct Delivery: Sendable {
+  package var id: OutboxItem.ID
+  package var response: RecordedResponse
+
+  package init(id: OutboxItem.ID, response: RecordedResponse) {
+    self.id = id
+    self.response = response
+  }
+}
 
 /// What recording an attempt changed besides the item.
 package struct RecordResult: Sendable {
@@ -245,6 +273,12 @@ package struct RecordResult: Sendable {
   package init(failures: [BindingFailure] = [], changedDependants: Bool = false) {
     self.failures = failures
     self.changedDependants = changedDependants
+  }
+
+  /// Adds what recording another attempt changed.
+  package mutating func add(_ other: RecordResult) {
+    failures += other.failures
+    changedDependants = changedDependants || other.changedDependants
   }
 }
 

@@ -211,14 +211,22 @@ package final class SQLiteOutboxStore: OutboxStore {
       bodyLength: item.bodyLength, bodyDigest: digest, idempotencyKey: item.idempotencyKey)
   }
 
-  package func recordDelivery(
-    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date,
+  package func recordDeliveries(
+    _ deliveries: [Delivery], lane: String, at date: Date, claimingUpTo limit: Int,
     claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
-  ) async throws -> (RecordResult, Claim?) {
+  ) async throws -> (RecordResult, [Claim]) {
     try await write { db in
-      let recorded = try Self.recordDelivery(response, for: id, at: date.timeIntervalSince1970, in: db)
-      guard let next = try Self.laneHead(lane, in: db), claim(next) else { return (recorded, nil) }
-      return (recorded, try Self.markSending(next, in: db))
+      var recorded = RecordResult()
+      for delivery in deliveries {
+        recorded.add(
+          try Self.recordDelivery(delivery.response, for: delivery.id, at: date.timeIntervalSince1970, in: db))
+      }
+      var claims: [Claim] = []
+      for next in try Self.laneHeads(lane, limit: limit, in: db) {
+        guard claim(next) else { break }
+        claims.append(try Self.markSending(next, in: db))
+      }
+      return (recorded, claims)
     }
   }
 

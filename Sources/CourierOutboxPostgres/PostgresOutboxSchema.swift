@@ -39,8 +39,8 @@ struct PostgresOutboxNames: Sendable {
   var version: String { "\"\(schema)\".\"\(table)_version\"" }
   /// The `NOTIFY` channel that wakes the workers.
   var channel: String { "\(schema).\(table)" }
-  /// The function that records a delivery (``PostgresOutboxSchema/functions(_:)``).
-  var recordDelivery: String { "\"\(schema)\".\"\(table)_record_delivery_4\"" }
+  /// The function that records a run's deliveries (``PostgresOutboxSchema/functions(_:)``).
+  var recordDeliveries: String { "\"\(schema)\".\"\(table)_record_deliveries_2\"" }
   /// The function that lists the first waiting item of each lane a worker may take (``PostgresOutboxSchema/functions(_:)``).
   var laneHeads: String { "\"\(schema)\".\"\(table)_lane_heads_1\"" }
   /// The function that claims a lane's first waiting item under the lane's lease (``PostgresOutboxSchema/functions(_:)``).
@@ -133,35 +133,38 @@ enum PostgresOutboxSchema {
   /// the version of what it does; a change to what it does is a new name, made beside the old one.
   static func functions(_ names: PostgresOutboxNames) -> [(name: String, statement: String)] {
     [
-      (names.recordDelivery, recordDelivery(names)),
+      (names.recordDeliveries, recordDeliveries(names)),
       (names.laneHeads, laneHeads(names)),
       (names.claim, claim(names)),
     ]
   }
 
-  /// Renews and checks the worker's lease on the lane (the fence), and records the delivery while it holds the
-  /// lane's row. Each statement of a function takes its own snapshot: the look for dependants sees one whose
-  /// enqueue committed while the update waited for the item's row (the enqueue locks it), as a statement of its own
-  /// would. With `claim_head`, the lane's first waiting item too, marked sending, with its dependency's state,
-  /// unless the lane is paused (its first entry in the waiting items' index: `min(id)` is planned as an aggregate
-  /// over them all); the caller gives it back when it may not go at once.
+  /// Renews and checks the worker's lease on the lane (the fence), and records the deliveries of a run of the lane's
+  /// items while it holds the lane's row. Each statement of a function takes its own snapshot: the look for dependants
+  /// sees one whose enqueue committed while the update waited for an item's row (the enqueue locks it), as a
+  /// statement of its own would. Then, up to `claim_limit`, the lane's next waiting items, marked sending, each with
+  /// its dependency's state, unless the lane is paused (read through the waiting items' index in order, not by
+  /// aggregates over them); the caller gives back those that may not go at once. One row for each item claimed, or
+  /// one whose `head` is null.
   ///
-  /// With `alone`, the call is a transaction of its own (no `BEGIN` and `COMMIT` around it: one round trip): an
-  /// item with dependants that bind values from its answer, which the caller binds in the transaction that records
-  /// the delivery, is left as it was and `needs_transaction` says so. Its row is locked before the look, so that
-  /// an enqueue of a dependant either committed before it (and is seen) or waits for this call (and binds from the
-  /// stored answer). `NO KEY UPDATE`, as the update itself takes: a dependant's insert holds `KEY SHARE` on the row
-  /// (its foreign key) until the service's transaction commits, and must not hold the delivery up.
-  static func recordDelivery(_ names: PostgresOutboxNames) -> String {
+  /// With `alone`, the call is a transaction of its own (no `BEGIN` and `COMMIT` around it: one round trip): items
+  /// with dependants that bind values from their answers, which the caller binds in the transaction that records the
+  /// deliveries, are left as they were and `needs_transaction` says so. Their rows are locked before the look, so
+  /// that an enqueue of a dependant either committed before it (and is seen) or waits for this call (and binds from
+  /// the stored answer). `NO KEY UPDATE`, as the update itself takes: a dependant's insert holds `KEY SHARE` on the
+  /// row (its foreign key) until the service's transaction commits, and must not hold the delivery up.
+  static func recordDeliveries(_ names: PostgresOutboxNames) -> String {
     """
-    CREATE OR REPLACE FUNCTION \(names.recordDelivery)(
-      item_id BIGINT, lane_name TEXT, worker TEXT, lease_seconds DOUBLE PRECISION, status INTEGER, fields BYTEA,
-      answer BYTEA, at TIMESTAMPTZ, claim_head BOOLEAN, alone BOOLEAN)
+    CREATE OR REPLACE FUNCTION \(names.recordDeliveries)(
+      item_ids BIGINT[], lane_name TEXT, worker TEXT, lease_seconds DOUBLE PRECISION, statuses INTEGER[],
+      fields BYTEA[], answers BYTEA[], at TIMESTAMPTZ, claim_limit INTEGER, alone BOOLEAN)
     RETURNS TABLE (
       recorded BOOLEAN, has_dependants BOOLEAN, head \(names.item), dependency TEXT, needs_transaction BOOLEAN)
     LANGUAGE plpgsql AS $body$
     DECLARE
       changed INTEGER;
+      claimed BOOLEAN := false;
+      claimed_id BIGINT;
     BEGIN
       recorded := false;
       has_dependants := false;
@@ -177,38 +180,46 @@ enum PostgresOutboxSchema {
         RETURN;
       END IF;
       IF alone THEN
-        PERFORM 1 FROM \(names.item) AS i WHERE i.id = item_id FOR NO KEY UPDATE;
-        IF EXISTS (SELECT 1 FROM \(names.item) AS d
-            WHERE d.after_id = item_id AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending')) THEN
-          needs_transaction := true;
-          RETURN NEXT;
-          RETURN;
-        END IF;
+        PERFORM 1 FROM \(names.item) AS i WHERE i.id = ANY(item_ids) ORDER BY i.id FOR NO KEY UPDATE;
       END IF;
-      UPDATE \(names.item) AS i SET state = 'delivered', updated_at = at, reason = NULL, response_status = status,
-        response_headers = fields, response_body = answer, body = NULL, result_handled = false, handed_off_at = NULL
-      WHERE i.id = item_id AND i.state IN ('pending', 'sending');
+      has_dependants := EXISTS (SELECT 1 FROM \(names.item) AS d
+        WHERE d.after_id = ANY(item_ids) AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending'));
+      IF alone AND has_dependants THEN
+        needs_transaction := true;
+        RETURN NEXT;
+        RETURN;
+      END IF;
+      UPDATE \(names.item) AS i SET state = 'delivered', updated_at = at, reason = NULL, response_status = r.status,
+        response_headers = r.fields, response_body = r.answer, body = NULL, result_handled = false,
+        handed_off_at = NULL
+      FROM unnest(item_ids, statuses, fields, answers) AS r(id, status, fields, answer)
+      WHERE i.id = r.id AND i.state IN ('pending', 'sending');
       GET DIAGNOSTICS changed = ROW_COUNT;
       recorded := changed > 0;
-      IF recorded THEN
-        IF NOT alone THEN
-          has_dependants := EXISTS (SELECT 1 FROM \(names.item) AS d
-            WHERE d.after_id = item_id AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending'));
-        END IF;
-        IF claim_head THEN
-          UPDATE \(names.item) AS i SET state = 'sending', attempts = i.attempts + 1
-          WHERE i.id = (SELECT w.id FROM \(names.item) AS w
-              WHERE w.lane = lane_name AND w.state IN ('pending', 'sending') ORDER BY w.id LIMIT 1)
-            AND NOT EXISTS (SELECT 1 FROM \(names.lane) AS l WHERE l.name = lane_name AND l.paused_reason IS NOT NULL)
+      IF recorded AND claim_limit > 0
+        AND NOT EXISTS (SELECT 1 FROM \(names.lane) AS l WHERE l.name = lane_name AND l.paused_reason IS NOT NULL)
+      THEN
+        -- One item at a time, each statement planned once a session (a statement over all of them at once was
+        -- planned anew for every call).
+        FOR claimed_id IN
+          SELECT w.id FROM \(names.item) AS w
+          WHERE w.lane = lane_name AND w.state IN ('pending', 'sending') ORDER BY w.id LIMIT claim_limit
+        LOOP
+          UPDATE \(names.item) AS i SET state = 'sending', attempts = i.attempts + 1 WHERE i.id = claimed_id
           RETURNING i.* INTO head;
-          -- Only for a head that waits for another item: planned for a null after_id, this statement would be planned
+          dependency := NULL;
+          -- Only for an item that waits for another: planned for a null after_id, this statement would be planned
           -- anew for every call.
           IF (head).after_id IS NOT NULL THEN
             SELECT d.state INTO dependency FROM \(names.item) AS d WHERE d.id = (head).after_id;
           END IF;
-        END IF;
+          claimed := true;
+          RETURN NEXT;
+        END LOOP;
       END IF;
-      RETURN NEXT;
+      IF NOT claimed THEN
+        RETURN NEXT;
+      END IF;
     END
     $body$
     """

@@ -8,23 +8,23 @@ import PostgresNIO
 // How an attempt's outcome is recorded: under the lane's lease (the fence), with the dependants' values bound and
 // the lane's next item claimed in the same transaction.
 extension PostgresOutboxStore {
-  package func recordDelivery(
-    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date,
+  package func recordDeliveries(
+    _ deliveries: [Delivery], lane: String, at date: Date, claimingUpTo limit: Int,
     claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
-  ) async throws -> (RecordResult, Claim?) {
+  ) async throws -> (RecordResult, [Claim]) {
     // On the store's own pool, whose sessions carry the time limits, the function's call is a transaction of its
-    // own: one round trip. On the service's client, whose limits a transaction sets for itself, and for an item whose
-    // dependants bind values from its answer, it runs in a transaction.
+    // own: one round trip. On the service's client, whose limits a transaction sets for itself, and for items whose
+    // dependants bind values from their answers, it runs in a transaction.
     if timeoutsPerTransaction == nil,
-      let (recorded, next) = try await guarded({
+      let (recorded, heads) = try await guarded({
         try await self.client.withConnection { connection in
           // A deadlock with another worker's or the service's transaction rolled the call back whole: it runs again,
           // as a transaction does (`transaction(_:)`).
           var attempt = 1
           while true {
             do {
-              return try await self.recordDelivery(
-                response, for: id, lane: lane, at: date, claimingHead: true, alone: true, on: connection)
+              return try await self.recordDeliveries(
+                deliveries, lane: lane, at: date, claimingUpTo: limit, alone: true, on: connection)
             } catch  where attempt < 3 && Self.mayRunAgain(error) {
               attempt += 1
             }
@@ -32,41 +32,53 @@ extension PostgresOutboxStore {
         }
       })
     {
-      guard let next else { return (recorded, nil) }
-      guard claim(next.candidate) else {
-        // Claimed with the delivery, as most are; given back at once. The delivery is recorded whatever comes of
-        // that: should the worker die first, or the statement fail, the item waits, sending, for the lease to end
-        // (or for this worker's next claim of the lane), and is sent again with its key, one attempt more counted.
+      let (claims, refused) = Self.accepted(heads, claim)
+      if !refused.isEmpty {
+        // Claimed with the deliveries, as most are; given back at once. The deliveries are recorded whatever comes
+        // of that: should the worker die first, or the statement fail, the items wait, sending, for the lease to end
+        // (or for this worker's next claim of the lane), and are sent again with their keys, one attempt more
+        // counted.
         do {
-          try await run { connection in try await self.giveBack(next.candidate.item.id, on: connection) }
+          try await run { connection in try await self.giveBack(refused, on: connection) }
         } catch {
-          logger.debug("The outbox could not give back item \(next.candidate.item.id): \(error)")
+          logger.debug("The outbox could not give back items \(refused): \(error)")
         }
-        return (recorded, nil)
       }
-      return (recorded, next.claim)
+      return (recorded, claims)
     }
     return try await transaction { connection in
       guard
-        let (recorded, next) = try await self.recordDelivery(
-          response, for: id, lane: lane, at: date, claimingHead: true, alone: false, on: connection)
+        let (recorded, heads) = try await self.recordDeliveries(
+          deliveries, lane: lane, at: date, claimingUpTo: limit, alone: false, on: connection)
       else { throw Self.unexpectedlyAlone }
-      guard let next else { return (recorded, nil) }
-      guard claim(next.candidate) else {
-        // Claimed with the delivery, as most are; given back in the same transaction, as if never claimed.
-        try await self.giveBack(next.candidate.item.id, on: connection)
-        return (recorded, nil)
-      }
-      return (recorded, next.claim)
+      let (claims, refused) = Self.accepted(heads, claim)
+      // Claimed with the deliveries, as most are; given back in the same transaction, as if never claimed.
+      if !refused.isEmpty { try await self.giveBack(refused, on: connection) }
+      return (recorded, claims)
     }
   }
 
-  /// Gives back `id`, marked sending with a delivery though it may not go yet, as if it had not been claimed.
-  func giveBack(_ id: OutboxItem.ID, on connection: PostgresConnection) async throws {
+  /// The claims of `heads` that may go, in order up to the first that may not (or that binding made a dead letter),
+  /// and the IDs of the others, to give back.
+  static func accepted(
+    _ heads: [(candidate: Candidate, claim: Claim?)], _ claim: (Candidate) -> Bool
+  ) -> (claims: [Claim], refused: [OutboxItem.ID]) {
+    var claims: [Claim] = []
+    for (index, head) in heads.enumerated() {
+      guard let accepted = head.claim, claim(head.candidate) else {
+        return (claims, heads[index...].filter { $0.claim != nil }.map(\.candidate.item.id))
+      }
+      claims.append(accepted)
+    }
+    return (claims, [])
+  }
+
+  /// Gives back `ids`, marked sending with a delivery though they may not go yet, as if they had not been claimed.
+  func giveBack(_ ids: [OutboxItem.ID], on connection: PostgresConnection) async throws {
     try await connection.checkedQuery(
       """
       UPDATE \(unescaped: names.item) SET state = 'pending', attempts = GREATEST(attempts - 1, 0)
-      WHERE id = \(id.rawValue) AND state = 'sending'
+      WHERE id = ANY(\(ids.map(\.rawValue))) AND state = 'sending'
       """, logger: logger)
   }
 
@@ -102,8 +114,9 @@ extension PostgresOutboxStore {
     let item = names.item
     if case .delivered(let response) = record {
       guard
-        let (recorded, _) = try await self.recordDelivery(
-          response, for: id, lane: lane, at: date, claimingHead: false, alone: false, on: connection)
+        let (recorded, _) = try await self.recordDeliveries(
+          [Delivery(id: id, response: response)], lane: lane, at: date, claimingUpTo: 0, alone: false,
+          on: connection)
       else { throw Self.unexpectedlyAlone }
       return recorded
     }
@@ -167,29 +180,32 @@ extension PostgresOutboxStore {
         + "and the lane's holder sends the item again with its key")
   }
 
-  /// Records that `id` was delivered with `response`, under this worker's lease on `lane`, and binds its dependants'
-  /// values; with `claimingHead`, marks the lane's next item sending too and returns it, as a candidate and as a
-  /// claim. One call of the store's function (``PostgresOutboxSchema/functions(_:)``), and two round trips more for
-  /// an item with dependants that bind values from its answer. `alone`, for a call outside a transaction, leaves such
-  /// an item as it was and returns `nil`: its dependants are bound in the transaction that records it.
-  func recordDelivery(
-    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date, claimingHead: Bool,
-    alone: Bool, on connection: PostgresConnection
-  ) async throws -> (RecordResult, (candidate: Candidate, claim: Claim)?)? {
-    // The head's columns first, then its dependency's state, as ``candidate(_:)`` reads them; its body last.
+  /// Records the deliveries of a run of `lane`'s items, under this worker's lease on the lane, and binds their
+  /// dependants' values; marks the lane's next items sending too, up to `limit`, and returns them in order, each as a
+  /// candidate and as a claim (`nil` for one that binding made a dead letter). One call of the store's function
+  /// (``PostgresOutboxSchema/functions(_:)``), and round trips more for items with dependants that bind values from
+  /// their answers. `alone`, for a call outside a transaction, leaves such items as they were and returns `nil`: their
+  /// dependants are bound in the transaction that records them.
+  func recordDeliveries(
+    _ deliveries: [Delivery], lane: String, at date: Date, claimingUpTo limit: Int, alone: Bool,
+    on connection: PostgresConnection
+  ) async throws -> (RecordResult, [(candidate: Candidate, claim: Claim?)])? {
+    // Each head's columns first, then its dependency's state, as ``candidate(_:)`` reads them; its body last.
+    let responses = deliveries.map(\.response)
     let rows = try await connection.checkedQuery(
       """
       SELECT \(unescaped: Self.headColumns), r.dependency, r.recorded, r.has_dependants, (r.head).id IS NOT NULL,
         (r.head).body, (r.head).body_digest, r.needs_transaction
-      FROM \(unescaped: names.recordDelivery)(
-        \(id.rawValue), \(lane), \(worker), \(leaseSeconds), \(Int32(response.status.code)),
-        \(FieldCoding.encode(response.headerFields)), \(response.body), \(Self.time(date)), \(claimingHead),
-        \(alone)) AS r
+      FROM \(unescaped: names.recordDeliveries)(
+        \(deliveries.map(\.id.rawValue)), \(lane), \(worker), \(leaseSeconds),
+        \(responses.map { Int32($0.status.code) }),
+        \(responses.map { ByteBuffer(bytes: FieldCoding.encode($0.headerFields)) }),
+        \(responses.map { ByteBuffer(bytes: $0.body) }), \(Self.time(date)), \(Int32(limit)), \(alone)) AS r
       """, logger: logger)
     var recorded = false
     var hasDependants = false
     var needsTransaction = false
-    var head: (candidate: Candidate, claim: Claim)?
+    var heads: [(candidate: Candidate, claim: Claim?)] = []
     for try await row in rows {
       let columns = row.makeRandomAccess()
       recorded = try columns[Self.columnCount + 1].decode(Bool.self)
@@ -197,16 +213,23 @@ extension PostgresOutboxStore {
       needsTransaction = try columns[Self.columnCount + 6].decode(Bool.self)
       guard try columns[Self.columnCount + 3].decode(Bool.self) else { continue }
       let candidate = try Self.candidate(row)
-      head = (candidate, (candidate.item, try Self.request(of: candidate.item, row, from: Self.columnCount + 4)))
+      heads.append(
+        (candidate, (candidate.item, try Self.request(of: candidate.item, row, from: Self.columnCount + 4))))
     }
     if needsTransaction && alone { return nil }
     guard recorded else { throw lostLease(lane) }
-    guard hasDependants else { return (RecordResult(), head) }
-    let result = try await bind(dependantsOf: id, to: response, at: date, on: connection)
-    guard let claimed = head?.candidate else { return (result, nil) }
-    // The head may be one of them: its request is read again as binding left it, and it is no claim if it became a
-    // dead letter.
-    return (result, try await readClaim(of: claimed, on: connection).map { (claimed, $0) })
+    guard hasDependants else { return (RecordResult(), heads) }
+    var result = RecordResult()
+    for delivery in deliveries {
+      result.add(try await bind(dependantsOf: delivery.id, to: delivery.response, at: date, on: connection))
+    }
+    // The heads may be among them: their requests are read again as binding left them, and one that became a dead
+    // letter is no claim.
+    var reread: [(candidate: Candidate, claim: Claim?)] = []
+    for head in heads {
+      reread.append((head.candidate, try await readClaim(of: head.candidate, on: connection)))
+    }
+    return (result, reread)
   }
 
   /// Writes the values `response` holds into the waiting dependants of `id` that bind them; a dependant whose value

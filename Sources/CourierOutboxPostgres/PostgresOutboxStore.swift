@@ -207,6 +207,9 @@ package final class PostgresOutboxStore: OutboxStore {
 
   package func wakeOthers() async { await notify() }
 
+  /// A third of the lease: a record renews it, and the items claimed with it are sent well before it ends.
+  package var claimsHoldFor: Duration? { .seconds(leaseSeconds / 3) }
+
   package func transition(
     _ id: OutboxItem.ID, from: Set<OutboxItem.State>, to: OutboxItem.State, reason: String?, newKey: String?,
     at date: Date

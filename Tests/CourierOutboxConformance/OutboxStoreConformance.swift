@@ -45,6 +45,8 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
   case theQueuesLimitRefusesWhatWouldPassIt
   case aWaitingItemMayBeCancelledWithItsDependantsOrEditedWithANewKey
   case resultsReachTheHandlerOfTheirKindOnceAfterARelaunch
+  case aRunsDeliveriesAreRecordedTogetherWithTheClaimOfTheNextItemsThatMayGo
+  case aFailureInARunGivesItsLaterItemsBackUncounted
 
   /// The case's name, as test reports show it.
   public var description: String { rawValue }
@@ -67,6 +69,8 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
     case .theQueuesLimitRefusesWhatWouldPassIt: try await conformance.limit()
     case .aWaitingItemMayBeCancelledWithItsDependantsOrEditedWithANewKey: try await conformance.cancelAndEdit()
     case .resultsReachTheHandlerOfTheirKindOnceAfterARelaunch: try await conformance.results()
+    case .aRunsDeliveriesAreRecordedTogetherWithTheClaimOfTheNextItemsThatMayGo: try await conformance.runs()
+    case .aFailureInARunGivesItsLaterItemsBackUncounted: try await conformance.failureInARun()
     }
   }
 }
@@ -391,6 +395,77 @@ private struct Checks {
     try await outbox.cancel(kept)
     try await outbox.enqueue(Endpoint<Data>.post("/uploads").body(body))
     #expect(try await outbox.pendingCount() == 1)
+    await outbox.stop()
+  }
+
+  func runs() async throws {
+    let outbox = try await open(StubTransport(), network: offline())
+    var ids: [OutboxItem.ID] = []
+    for title in ["a", "b", "c", "d", "e"] {
+      ids.append(try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Note(title: title)), lane: "posts"))
+    }
+    let store = outbox.store
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let answer = { (title: String) in
+      RecordedResponse(status: .created, headerFields: [.location: "/posts/\(title)"], body: Data(title.utf8))
+    }
+    let first = try await store.markSending(ids[0])
+    #expect(first.item.id == ids[0])
+    // The next items up to the limit, in order, while each may go: the fourth may not, and it and what follows it
+    // are left as they were.
+    let refused = ids[3]
+    let (_, claimed) = try await store.recordDeliveries(
+      [Delivery(id: ids[0], response: answer("a"))], lane: "posts", at: now, claimingUpTo: 3,
+      claimingNextIf: { $0.item.id != refused })
+    #expect(claimed.map(\.item.id) == [ids[1], ids[2]])
+    #expect(claimed.map(\.item.attempts) == [1, 1])
+    #expect(
+      try claimed.map { try JSONDecoder().decode(Note.self, from: $0.request.body ?? Data()).title } == ["b", "c"])
+    var items = try await outbox.items()
+    #expect(items.map(\.state) == [.delivered, .sending, .sending, .pending, .pending])
+    #expect(items.map(\.attempts) == [1, 1, 1, 0, 0], "an item claimed and refused is not counted")
+    // Two deliveries recorded together, each with its answer, and the rest of the lane claimed.
+    let (_, rest) = try await store.recordDeliveries(
+      [Delivery(id: ids[1], response: answer("b")), Delivery(id: ids[2], response: answer("c"))], lane: "posts",
+      at: now, claimingUpTo: 8, claimingNextIf: { _ in true })
+    #expect(rest.map(\.item.id) == [ids[3], ids[4]])
+    for (id, title) in [(ids[1], "b"), (ids[2], "c")] {
+      let result = try #require(try await store.result(for: id))
+      #expect(result.item.state == .delivered)
+      #expect(result.response?.headerFields[.location] == "/posts/\(title)")
+      #expect(result.body == Data(title.utf8))
+    }
+    // A paused lane claims nothing more.
+    try await store.setLane("posts", pausedBecause: "a 401")
+    let (_, none) = try await store.recordDeliveries(
+      [Delivery(id: ids[3], response: answer("d"))], lane: "posts", at: now, claimingUpTo: 8,
+      claimingNextIf: { _ in true })
+    #expect(none.isEmpty)
+    items = try await outbox.items()
+    #expect(items.map(\.state) == [.delivered, .delivered, .delivered, .delivered, .sending])
+    await outbox.stop()
+  }
+
+  func failureInARun() async throws {
+    let transport = StubTransport(
+      .post("/v1/posts").reply { request in
+        try request.decodeBody(as: Note.self).title == "c" ? .status(.unprocessableContent) : .status(.created)
+      })
+    let network = offline()
+    let outbox = try await open(transport, network: network)
+    var ids: [OutboxItem.ID] = []
+    for title in ["a", "b", "c", "d", "e", "f"] {
+      ids.append(try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Note(title: title)), lane: "posts"))
+    }
+    network.set(NetworkPath(isOnline: true))
+    try await outbox.waitUntilDrained()
+    // The items after the rejected one were claimed with the run it was in, given back when it failed, and sent
+    // after it: once each, counted once.
+    #expect(try titles(transport.requests, to: "/v1/posts") == ["a", "b", "c", "d", "e", "f"])
+    let items = try await outbox.items()
+    #expect(items.map(\.id) == ids)
+    #expect(items.map(\.state) == [.delivered, .delivered, .deadLetter, .delivered, .delivered, .delivered])
+    #expect(items.map(\.attempts) == [1, 1, 1, 1, 1, 1])
     await outbox.stop()
   }
 

@@ -45,7 +45,7 @@ import Testing
         "ALTER TABLE legacy_item " + columns.joined(separator: ", "),
         "UPDATE legacy_item SET enqueued_at = \(enqueuedAt), not_before = 'NaN' WHERE id = \(first.rawValue)",
         "DELETE FROM legacy_version WHERE version > 1",
-        "DROP FUNCTION legacy_record_delivery_4",
+        "DROP FUNCTION \(try PostgresOutboxNames(schema: "public", table: "legacy").recordDeliveries)",
         "CREATE FUNCTION legacy_record_delivery_3(at DOUBLE PRECISION) RETURNS void LANGUAGE sql AS ''",
       ] {
         try await postgres.query(PostgresQuery(unsafeSQL: statement), logger: logger)
