@@ -263,8 +263,8 @@ MUTANTS = [
     {
         "name": "the PostgreSQL delivery outside a transaction waits for a service's open enqueue of a dependant",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
-        "old": "WHERE i.id = ANY(item_ids) ORDER BY i.id FOR NO KEY UPDATE;",
-        "new": "WHERE i.id = ANY(item_ids) ORDER BY i.id FOR UPDATE;",
+        "old": "WHERE i.id = item_ids[1] FOR NO KEY UPDATE;",
+        "new": "WHERE i.id = item_ids[1] FOR UPDATE;",
         "tests": "PostgresDeliveryLockTests",
     },
     {
@@ -326,8 +326,8 @@ MUTANTS = [
     {
         "name": "the PostgreSQL store keeps the items claimed with deliveries that may not go",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxStore+Recording.swift",
-        "old": "      if !refused.isEmpty {\n        // Claimed with the deliveries, as most are; given back at once.",
-        "new": "      if false {\n        // Claimed with the deliveries, as most are; given back at once.",
+        "old": "        if !refused.isEmpty {\n          // Claimed with the deliveries, as most are; given back at once.",
+        "new": "        if false {\n          // Claimed with the deliveries, as most are; given back at once.",
         "tests": "PostgresStoreConformanceTests",
     },
     {
@@ -336,5 +336,12 @@ MUTANTS = [
         "old": "static let itemsPerRun = 8",
         "new": "static let itemsPerRun = 1",
         "tests": "PostgresRunTests",
+    },
+    {
+        "name": "a PostgreSQL run's claim waits for an item an open transaction holds",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
+        "old": "WHERE f.id = claimed_id FOR NO KEY UPDATE SKIP LOCKED)",
+        "new": "WHERE f.id = claimed_id FOR NO KEY UPDATE)",
+        "tests": "PostgresDeliveryLockTests",
     },
 ]

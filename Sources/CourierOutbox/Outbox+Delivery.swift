@@ -211,7 +211,9 @@ extension Outbox {
   enum Sent {
     /// Delivered: its answer is recorded with the other deliveries of its run.
     case delivered(RecordedResponse)
-    /// Anything else, recorded already: what its lane does next.
+    /// Not delivered: recorded after the deliveries of its run that came before it.
+    case failed(DeliveryDecision, RecordedResponse?)
+    /// Nothing to record (handed to a background upload, or given back): what its lane does next.
     case concluded(AttemptOutcome)
   }
 
@@ -236,6 +238,7 @@ extension Outbox {
     while !run.isEmpty {
       let claimedAt = ContinuousClock.now
       var delivered: [DeliveredItem] = []
+      var failure: (item: OutboxItem, decision: DeliveryDecision, response: RecordedResponse?)?
       var stopped = false
       var next = 0
       sending: while next < run.count {
@@ -252,39 +255,47 @@ extension Outbox {
         switch await attempt(claim) {
         case .delivered(let response):
           delivered.append((claim.item, response, claim.request.bodyFile))
+        case .failed(let decision, let response):
+          failure = (claim.item, decision, response)
+          break sending
         case .concluded(let outcome):
-          // A dead letter lets the lane go on, from its next item as it is now; anything else stops it.
           if case .stop = outcome { stopped = true }
+          inFlight.remove(claim.item.id)
           break sending
         }
       }
       // The items of the run not sent are given back, uncounted, as if never claimed.
       let unsent = Array(run[next...])
       if !unsent.isEmpty { await giveBack(unsent) }
-      for claim in run.prefix(next) where !delivered.contains(where: { $0.item.id == claim.item.id }) {
-        inFlight.remove(claim.item.id)
-      }
       for claim in unsent { inFlight.remove(claim.item.id) }
       run = []
-      let mayContinue = !stopped && isRunning && mayClaim && sent < Self.itemsPerTurn
+      // What came of the attempts is recorded in tasks of their own: the app's background time may run out — cutting
+      // this runner, whose cancelled task the store refuses — before or while the records are written, and the server
+      // acted on the requests all the same. A runner cut before it records claims nothing more.
+      let cut = Task.isCancelled
       var outcome = AttemptOutcome.goOn
       if !delivered.isEmpty {
-        // Recorded in a task of its own: the app's background time may run out — cutting this runner, whose cancelled
-        // task the store refuses — before or while the record is written, and the server acted on the requests all
-        // the same. A runner cut before it records claims nothing more.
-        let limit = mayContinue && unsent.isEmpty ? min(Self.itemsPerRun, Self.itemsPerTurn - sent) : 0
-        let cut = Task.isCancelled
-        outcome = await Task { [delivered] in
-          await settleDeliveries(delivered, claimingUpTo: cut ? 0 : limit)
-        }.value
+        let goesOn = failure == nil && !stopped && unsent.isEmpty && isRunning && mayClaim && !cut
+        let limit = goesOn ? min(Self.itemsPerRun, max(0, Self.itemsPerTurn - sent)) : 0
+        outcome = await Task { [delivered] in await settleDeliveries(delivered, claimingUpTo: limit) }.value
         // In flight until recorded: a fleet's worker reads the store's count only once nothing is.
         for (item, _, _) in delivered { inFlight.remove(item.id) }
       }
+      if let (item, decision, response) = failure {
+        // Recorded after the deliveries before it. A dead letter lets the lane go on; a retry or a pause stops it.
+        await Task { await settle(item, decision: decision, response: response) }.value
+        inFlight.remove(item.id)
+        switch decision {
+        case .delivered, .deadLetter: break
+        case .retry, .pause: stopped = true
+        }
+      }
+      let mayContinue = !stopped && isRunning && mayClaim && sent < Self.itemsPerTurn
       switch outcome {
       case .claimed(let claims):
         for claim in claims { inFlight.insert(claim.item.id) }
         run = claims
-      case .goOn where mayContinue && mayClaim:
+      case .goOn where mayContinue:
         guard let candidate = try? await store.laneHead(lane), case .go = await consider(candidate, forced: false)
         else { break }
         claimedConstraints.withLock { $0[candidate.item.id] = candidate.constraints }
@@ -307,7 +318,7 @@ extension Outbox {
     wakeUp()
   }
 
-  /// Sends the claimed item once; records what came of it unless it was delivered (its run records that).
+  /// Sends the claimed item once; its run records what came of it.
   func attempt(_ claim: Claim) async -> Sent {
     let (item, request) = claim
     let constraints = claimedConstraints.withLock { $0.removeValue(forKey: item.id) } ?? OutboxConstraints.none
@@ -363,13 +374,7 @@ extension Outbox {
       }
     }
     if case .delivered = decision, let response { return .delivered(response) }
-    // What came of the attempt is recorded in a task of its own, as a run's deliveries are (``runLane(from:)``).
-    let (decided, answer) = (decision, response)
-    await Task { await settle(item, decision: decided, response: answer) }.value
-    switch decision {
-    case .delivered, .deadLetter: return .concluded(.goOn)
-    case .retry, .pause: return .concluded(.stop)
-    }
+    return .failed(decision, response)
   }
 
   /// Gives `item`'s claim back uncounted (``AttemptRecord/cut(reason:)``): it waits again, ready at once. Recorded in a

@@ -148,7 +148,7 @@ package protocol OutboxStore: Sendable {
   /// Records the deliveries of a run of `lane`'s items, in their order, as ``record(_:for:lane:at:ifAttempt:)`` does,
   /// in one transaction (in a shared store, under the lane's lease); then, in the same transaction, marks the lane's
   /// next items sending, up to `limit`, in order while `claim` says each may go at once, and returns them with their
-  /// requests.
+  /// requests. With no deliveries, nothing is recorded or claimed.
   func recordDeliveries(
     _ deliveries: [Delivery], lane: String, at date: Date, claimingUpTo limit: Int,
     claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool

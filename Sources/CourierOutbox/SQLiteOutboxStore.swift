@@ -215,7 +215,8 @@ package final class SQLiteOutboxStore: OutboxStore {
     _ deliveries: [Delivery], lane: String, at date: Date, claimingUpTo limit: Int,
     claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
   ) async throws -> (RecordResult, [Claim]) {
-    try await write { db in
+    guard !deliveries.isEmpty else { return (RecordResult(), []) }
+    return try await write { db in
       var recorded = RecordResult()
       for delivery in deliveries {
         recorded.add(

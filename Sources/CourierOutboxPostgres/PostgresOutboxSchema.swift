@@ -147,9 +147,15 @@ enum PostgresOutboxSchema {
   /// aggregates over them); the caller gives back those that may not go at once. One row for each item claimed, or
   /// one whose `head` is null.
   ///
-  /// With `alone`, the call is a transaction of its own (no `BEGIN` and `COMMIT` around it: one round trip): items
-  /// with dependants that bind values from their answers, which the caller binds in the transaction that records the
-  /// deliveries, are left as they were and `needs_transaction` says so. Their rows are locked before the look, so
+  /// Several deliveries are recorded together only when none of their rows is locked and none has dependants that
+  /// bind values from its answer; otherwise nothing is recorded and `needs_transaction` says to record them one at a
+  /// time. A call waits for no row while it holds another: of the next items, it claims those before the first that
+  /// another transaction holds (a service's open transaction that enqueued a dependant holds its dependency's row, and
+  /// may wait for another row this call holds).
+  ///
+  /// With `alone`, a call for one delivery is a transaction of its own (no `BEGIN` and `COMMIT` around it: one round
+  /// trip): an item with dependants that bind values from its answer, which the caller binds in the transaction that
+  /// records the delivery, is left as it was and `needs_transaction` says so. Its row is locked before the look, so
   /// that an enqueue of a dependant either committed before it (and is seen) or waits for this call (and binds from
   /// the stored answer). `NO KEY UPDATE`, as the update itself takes: a dependant's insert holds `KEY SHARE` on the
   /// row (its foreign key) until the service's transaction commits, and must not hold the delivery up.
@@ -179,15 +185,30 @@ enum PostgresOutboxSchema {
         RETURN NEXT;
         RETURN;
       END IF;
-      IF alone THEN
-        PERFORM 1 FROM \(names.item) AS i WHERE i.id = ANY(item_ids) ORDER BY i.id FOR NO KEY UPDATE;
-      END IF;
-      has_dependants := EXISTS (SELECT 1 FROM \(names.item) AS d
-        WHERE d.after_id = ANY(item_ids) AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending'));
-      IF alone AND has_dependants THEN
-        needs_transaction := true;
-        RETURN NEXT;
-        RETURN;
+      IF cardinality(item_ids) > 1 THEN
+        -- Several items are recorded together only when each row is free now, and none has dependants that bind
+        -- values from its answer: a call never waits for a row while it holds another (a service's open transaction
+        -- may hold one, and wait for another), and binding is done item by item.
+        SELECT count(*) INTO changed FROM (
+          SELECT 1 FROM \(names.item) AS i WHERE i.id = ANY(item_ids) FOR NO KEY UPDATE SKIP LOCKED) AS free;
+        has_dependants := EXISTS (SELECT 1 FROM \(names.item) AS d
+          WHERE d.after_id = ANY(item_ids) AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending'));
+        IF changed < cardinality(item_ids) OR has_dependants THEN
+          needs_transaction := true;
+          RETURN NEXT;
+          RETURN;
+        END IF;
+      ELSE
+        IF alone THEN
+          PERFORM 1 FROM \(names.item) AS i WHERE i.id = item_ids[1] FOR NO KEY UPDATE;
+        END IF;
+        has_dependants := EXISTS (SELECT 1 FROM \(names.item) AS d
+          WHERE d.after_id = item_ids[1] AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending'));
+        IF alone AND has_dependants THEN
+          needs_transaction := true;
+          RETURN NEXT;
+          RETURN;
+        END IF;
       END IF;
       UPDATE \(names.item) AS i SET state = 'delivered', updated_at = at, reason = NULL, response_status = r.status,
         response_headers = r.fields, response_body = r.answer, body = NULL, result_handled = false,
@@ -205,8 +226,11 @@ enum PostgresOutboxSchema {
           SELECT w.id FROM \(names.item) AS w
           WHERE w.lane = lane_name AND w.state IN ('pending', 'sending') ORDER BY w.id LIMIT claim_limit
         LOOP
-          UPDATE \(names.item) AS i SET state = 'sending', attempts = i.attempts + 1 WHERE i.id = claimed_id
+          -- An item another transaction holds ends the claim: this call holds the rows it recorded, and waits for none.
+          UPDATE \(names.item) AS i SET state = 'sending', attempts = i.attempts + 1
+          WHERE i.id = (SELECT f.id FROM \(names.item) AS f WHERE f.id = claimed_id FOR NO KEY UPDATE SKIP LOCKED)
           RETURNING i.* INTO head;
+          EXIT WHEN NOT FOUND;
           dependency := NULL;
           -- Only for an item that waits for another: planned for a null after_id, this statement would be planned
           -- anew for every call.

@@ -12,11 +12,38 @@ extension PostgresOutboxStore {
     _ deliveries: [Delivery], lane: String, at date: Date, claimingUpTo limit: Int,
     claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
   ) async throws -> (RecordResult, [Claim]) {
+    guard !deliveries.isEmpty else { return (RecordResult(), []) }
+    if let recorded = try await recordTogether(
+      deliveries, lane: lane, at: date, claimingUpTo: limit, claimingNextIf: claim)
+    {
+      return recorded
+    }
+    guard deliveries.count > 1 else { throw Self.unexpectedlyAlone }
+    // A row locked by another transaction, or dependants that bind values: one at a time, each call waiting for its
+    // own item's row only.
+    var recorded = RecordResult()
+    var claims: [Claim] = []
+    for (index, delivery) in deliveries.enumerated() {
+      let last = index == deliveries.count - 1
+      let (result, next) = try await recordDeliveries(
+        [delivery], lane: lane, at: date, claimingUpTo: last ? limit : 0, claimingNextIf: claim)
+      recorded.add(result)
+      claims = next
+    }
+    return (recorded, claims)
+  }
+
+  /// Records `deliveries` in one call of the store's function, and claims the lane's next items with them; `nil` when
+  /// several are to be recorded one at a time (``PostgresOutboxSchema/recordDeliveries(_:)``).
+  func recordTogether(
+    _ deliveries: [Delivery], lane: String, at date: Date, claimingUpTo limit: Int,
+    claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
+  ) async throws -> (RecordResult, [Claim])? {
     // On the store's own pool, whose sessions carry the time limits, the function's call is a transaction of its
-    // own: one round trip. On the service's client, whose limits a transaction sets for itself, and for items whose
-    // dependants bind values from their answers, it runs in a transaction.
-    if timeoutsPerTransaction == nil,
-      let (recorded, heads) = try await guarded({
+    // own: one round trip. On the service's client, whose limits a transaction sets for itself, and for an item whose
+    // dependants bind values from its answer, it runs in a transaction.
+    if timeoutsPerTransaction == nil {
+      let alone = try await guarded {
         try await self.client.withConnection { connection in
           // A deadlock with another worker's or the service's transaction rolled the call back whole: it runs again,
           // as a transaction does (`transaction(_:)`).
@@ -30,27 +57,29 @@ extension PostgresOutboxStore {
             }
           }
         }
-      })
-    {
-      let (claims, refused) = Self.accepted(heads, claim)
-      if !refused.isEmpty {
-        // Claimed with the deliveries, as most are; given back at once. The deliveries are recorded whatever comes
-        // of that: should the worker die first, or the statement fail, the items wait, sending, for the lease to end
-        // (or for this worker's next claim of the lane), and are sent again with their keys, one attempt more
-        // counted.
-        do {
-          try await run { connection in try await self.giveBack(refused, on: connection) }
-        } catch {
-          logger.debug("The outbox could not give back items \(refused): \(error)")
-        }
       }
-      return (recorded, claims)
+      if let (recorded, heads) = alone {
+        let (claims, refused) = Self.accepted(heads, claim)
+        if !refused.isEmpty {
+          // Claimed with the deliveries, as most are; given back at once. The deliveries are recorded whatever comes
+          // of that: should the worker die first, or the statement fail, the items wait, sending, for the lease to end
+          // (or for this worker's next claim of the lane), and are sent again with their keys, one attempt more
+          // counted.
+          do {
+            try await run { connection in try await self.giveBack(refused, on: connection) }
+          } catch {
+            logger.debug("The outbox could not give back items \(refused): \(error)")
+          }
+        }
+        return (recorded, claims)
+      }
+      if deliveries.count > 1 { return nil }
     }
-    return try await transaction { connection in
+    return try await transaction { connection -> (RecordResult, [Claim])? in
       guard
         let (recorded, heads) = try await self.recordDeliveries(
           deliveries, lane: lane, at: date, claimingUpTo: limit, alone: false, on: connection)
-      else { throw Self.unexpectedlyAlone }
+      else { return nil }
       let (claims, refused) = Self.accepted(heads, claim)
       // Claimed with the deliveries, as most are; given back in the same transaction, as if never claimed.
       if !refused.isEmpty { try await self.giveBack(refused, on: connection) }
@@ -184,8 +213,9 @@ extension PostgresOutboxStore {
   /// dependants' values; marks the lane's next items sending too, up to `limit`, and returns them in order, each as a
   /// candidate and as a claim (`nil` for one that binding made a dead letter). One call of the store's function
   /// (``PostgresOutboxSchema/functions(_:)``), and round trips more for items with dependants that bind values from
-  /// their answers. `alone`, for a call outside a transaction, leaves such items as they were and returns `nil`: their
-  /// dependants are bound in the transaction that records them.
+  /// their answers. `nil` when nothing was recorded: several deliveries, one of whose rows another transaction holds
+  /// or whose dependants bind values, are recorded one at a time; with `alone`, for a call outside a transaction, one
+  /// whose dependants bind values is recorded in a transaction, where they are bound.
   func recordDeliveries(
     _ deliveries: [Delivery], lane: String, at date: Date, claimingUpTo limit: Int, alone: Bool,
     on connection: PostgresConnection
@@ -216,7 +246,7 @@ extension PostgresOutboxStore {
       heads.append(
         (candidate, (candidate.item, try Self.request(of: candidate.item, row, from: Self.columnCount + 4))))
     }
-    if needsTransaction && alone { return nil }
+    if needsTransaction { return nil }
     guard recorded else { throw lostLease(lane) }
     guard hasDependants else { return (RecordResult(), heads) }
     var result = RecordResult()

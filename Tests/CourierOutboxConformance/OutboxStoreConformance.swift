@@ -47,6 +47,7 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
   case resultsReachTheHandlerOfTheirKindOnceAfterARelaunch
   case aRunsDeliveriesAreRecordedTogetherWithTheClaimOfTheNextItemsThatMayGo
   case aFailureInARunGivesItsLaterItemsBackUncounted
+  case valuesFromAnAnswerInARunAreBoundIntoTheItemsThatWaitForIt
 
   /// The case's name, as test reports show it.
   public var description: String { rawValue }
@@ -71,6 +72,7 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
     case .resultsReachTheHandlerOfTheirKindOnceAfterARelaunch: try await conformance.results()
     case .aRunsDeliveriesAreRecordedTogetherWithTheClaimOfTheNextItemsThatMayGo: try await conformance.runs()
     case .aFailureInARunGivesItsLaterItemsBackUncounted: try await conformance.failureInARun()
+    case .valuesFromAnAnswerInARunAreBoundIntoTheItemsThatWaitForIt: try await conformance.bindingsInARun()
     }
   }
 }
@@ -443,6 +445,34 @@ private struct Checks {
     #expect(none.isEmpty)
     items = try await outbox.items()
     #expect(items.map(\.state) == [.delivered, .delivered, .delivered, .delivered, .sending])
+    await outbox.stop()
+  }
+
+  func bindingsInARun() async throws {
+    let transport = StubTransport(
+      .post("/v1/posts").reply { request in
+        let title = try request.decodeBody(as: Note.self).title
+        return .json(Created(id: title == "b" ? 2 : 1, slug: title), status: .created)
+      },
+      .put("/v1/posts/2/image").reply(.status(.noContent)))
+    let network = offline()
+    let outbox = try await open(transport, network: network)
+    var ids: [OutboxItem.ID] = []
+    for title in ["a", "b", "c"] {
+      ids.append(try await outbox.enqueue(Endpoint<Created>.post("/posts", body: Note(title: title)), lane: "posts"))
+    }
+    // The second item is sent in the run the first one's record claims, with the third: its answer is bound into the
+    // item that waits for it when that run is recorded.
+    let image = try await outbox.enqueue(
+      Endpoint<Data>.put("/posts/{id}/image").body(Data([0xFF])), lane: "pictures", after: ids[1],
+      bindings: [.json("id", at: "/id")])
+    network.set(NetworkPath(isOnline: true))
+    try await outbox.waitUntilDrained()
+    let items = try await outbox.items()
+    #expect(items.map(\.id) == ids + [image])
+    #expect(items.allSatisfy { $0.state == .delivered && $0.attempts == 1 })
+    #expect(try titles(transport.requests, to: "/v1/posts") == ["a", "b", "c"])
+    #expect(transport.requests.last?.request.path == "/v1/posts/2/image")
     await outbox.stop()
   }
 

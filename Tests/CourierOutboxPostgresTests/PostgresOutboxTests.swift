@@ -558,4 +558,42 @@ func fastConfiguration() -> Outbox.Configuration {
       await outbox.stop()
     }
   }
+
+  /// A run's claim stops before an item an open transaction holds (it enqueued a dependant that binds values from
+  /// that item's answer), rather than wait for it while holding the rows of the deliveries it records: the items
+  /// before it are delivered and recorded while the transaction is open, and the rest once it commits.
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test func aRunsClaimStopsBeforeAnItemAnOpenTransactionHolds() async throws {
+    try await withPostgres { server, postgres in
+      let transport = StubTransport(
+        .post("/hooks").reply(.json(["id": 7], status: .created)), .post("/hooks/7").reply(.status(.created)))
+      let network = SwitchedNetwork(NetworkPath(isOnline: false))
+      var configuration = fastConfiguration()
+      configuration.monitor = network.monitor
+      let outbox = try await Outbox(
+        client: APIClient.testing(baseURL: URL(string: "https://api.example.test")!, transport: transport),
+        postgres: server.configuration(), options: testOptions("held_run"), configuration: configuration)
+      var ids: [OutboxItem.ID] = []
+      for title in ["a1", "a2", "a3", "a4"] {
+        ids.append(try await outbox.enqueue(Endpoint<Data>.post("/hooks", body: FleetPost(title: title)), lane: "a"))
+      }
+      let dependant = try await postgres.withTransaction(logger: logger) { connection in
+        // The enqueue locks the third item's row (`FOR SHARE`) until the transaction ends.
+        let dependant = try await outbox.enqueue(
+          Endpoint<Data>.post("/hooks/{id}", body: FleetPost(title: "d")), lane: "d", after: ids[2],
+          bindings: [.json("id", at: "/id")], on: connection)
+        network.set(NetworkPath(isOnline: true))
+        try await waitUntil("the items before the held one are delivered while the transaction is open") {
+          try await outbox.items(in: [.delivered]).map(\.id) == [ids[0], ids[1]]
+        }
+        return dependant
+      }
+      try await outbox.waitUntilDrained()
+      let items = try await outbox.items()
+      #expect(items.map(\.id) == ids + [dependant])
+      #expect(items.allSatisfy { $0.state == .delivered && $0.attempts == 1 })
+      #expect(transport.requests.compactMap(\.request.path) == ["/hooks", "/hooks", "/hooks", "/hooks", "/hooks/7"])
+      await outbox.stop()
+    }
+  }
 }
