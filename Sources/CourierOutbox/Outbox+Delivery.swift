@@ -422,7 +422,7 @@ extension Outbox {
     let next: [Claim]
     do {
       (recorded, next) = try await store.recordDeliveries(
-        items.map { Delivery(id: $0.item.id, response: $0.response) }, lane: lane, at: now, claimingUpTo: limit,
+        items.map { (id: $0.item.id, response: $0.response) }, lane: lane, at: now, claimingUpTo: limit,
         claimingNextIf: { [claimedConstraints] candidate in
           guard Self.mayGoAtOnce(candidate, now: now, path: path, keyRetention: retention) else { return false }
           claimedConstraints.withLock { $0[candidate.item.id] = candidate.constraints }

@@ -232,7 +232,7 @@ extension OutboxStore {
     claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
   ) async throws -> (RecordResult, Claim?) {
     let (recorded, next) = try await recordDeliveries(
-      [Delivery(id: id, response: response)], lane: lane, at: date, claimingUpTo: 1, claimingNextIf: claim)
+      [(id: id, response: response)], lane: lane, at: date, claimingUpTo: 1, claimingNextIf: claim)
     return (recorded, next.first)
   }
   /// Records an attempt's outcome, whichever attempt is the latest.
@@ -253,15 +253,7 @@ extension OutboxStore {
 package typealias Claim = (item: OutboxItem, request: StoredRequest)
 
 /// An item delivered, with the answer to record.
-package struct Delivery: Sendable {
-  package var id: OutboxItem.ID
-  package var response: RecordedResponse
-
-  package init(id: OutboxItem.ID, response: RecordedResponse) {
-    self.id = id
-    self.response = response
-  }
-}
+package typealias Delivery = (id: OutboxItem.ID, response: RecordedResponse)
 
 /// What recording an attempt changed besides the item.
 package struct RecordResult: Sendable {

@@ -144,7 +144,7 @@ extension PostgresOutboxStore {
     if case .delivered(let response) = record {
       guard
         let (recorded, _) = try await self.recordDeliveries(
-          [Delivery(id: id, response: response)], lane: lane, at: date, claimingUpTo: 0, alone: false,
+          [(id: id, response: response)], lane: lane, at: date, claimingUpTo: 0, alone: false,
           on: connection)
       else { throw Self.unexpectedlyAlone }
       return recorded

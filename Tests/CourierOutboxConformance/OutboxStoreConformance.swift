@@ -417,7 +417,7 @@ private struct Checks {
     // are left as they were.
     let refused = ids[3]
     let (_, claimed) = try await store.recordDeliveries(
-      [Delivery(id: ids[0], response: answer("a"))], lane: "posts", at: now, claimingUpTo: 3,
+      [(id: ids[0], response: answer("a"))], lane: "posts", at: now, claimingUpTo: 3,
       claimingNextIf: { $0.item.id != refused })
     #expect(claimed.map(\.item.id) == [ids[1], ids[2]])
     #expect(claimed.map(\.item.attempts) == [1, 1])
@@ -428,7 +428,7 @@ private struct Checks {
     #expect(items.map(\.attempts) == [1, 1, 1, 0, 0], "an item claimed and refused is not counted")
     // Two deliveries recorded together, each with its answer, and the rest of the lane claimed.
     let (_, rest) = try await store.recordDeliveries(
-      [Delivery(id: ids[1], response: answer("b")), Delivery(id: ids[2], response: answer("c"))], lane: "posts",
+      [(id: ids[1], response: answer("b")), (id: ids[2], response: answer("c"))], lane: "posts",
       at: now, claimingUpTo: 8, claimingNextIf: { _ in true })
     #expect(rest.map(\.item.id) == [ids[3], ids[4]])
     for (id, title) in [(ids[1], "b"), (ids[2], "c")] {
@@ -440,7 +440,7 @@ private struct Checks {
     // A paused lane claims nothing more.
     try await store.setLane("posts", pausedBecause: "a 401")
     let (_, none) = try await store.recordDeliveries(
-      [Delivery(id: ids[3], response: answer("d"))], lane: "posts", at: now, claimingUpTo: 8,
+      [(id: ids[3], response: answer("d"))], lane: "posts", at: now, claimingUpTo: 8,
       claimingNextIf: { _ in true })
     #expect(none.isEmpty)
     items = try await outbox.items()

@@ -57,6 +57,21 @@ func offlineOutbox(_ server: PostgresServer, _ table: String) async throws -> Ou
     options: testOptions(table), configuration: configuration)
 }
 
+/// An outbox on the tables `table` sending through `transport`, online when `network` is, with `lease` and what
+/// `configure` changes.
+@available(macOS 14, iOS 17, tvOS 17, *)
+func stubOutbox(
+  _ server: PostgresServer, _ table: String, _ transport: StubTransport, _ network: SwitchedNetwork,
+  lease: Duration = .seconds(30), _ configure: (inout Outbox.Configuration) -> Void = { _ in }
+) async throws -> Outbox {
+  var configuration = fastConfiguration()
+  configuration.monitor = network.monitor
+  configure(&configuration)
+  return try await Outbox(
+    client: APIClient.testing(baseURL: URL(string: "https://api.example.test")!, transport: transport),
+    postgres: server.configuration(), options: testOptions(table, lease: lease), configuration: configuration)
+}
+
 /// An online configuration with short backoffs.
 func fastConfiguration() -> Outbox.Configuration {
   var configuration = Outbox.Configuration()
@@ -537,11 +552,7 @@ func fastConfiguration() -> Outbox.Configuration {
     try await withPostgres { server, postgres in
       let transport = StubTransport(.post("/hooks/first").reply(.status(.created)))
       let network = SwitchedNetwork(NetworkPath(isOnline: false))
-      var configuration = fastConfiguration()
-      configuration.monitor = network.monitor
-      let outbox = try await Outbox(
-        client: APIClient.testing(baseURL: URL(string: "https://api.example.test")!, transport: transport),
-        postgres: server.configuration(), options: testOptions("held"), configuration: configuration)
+      let outbox = try await stubOutbox(server, "held", transport, network)
       let first = try await outbox.enqueue(Endpoint<Data>.post("/hooks/first", body: FleetPost(title: "first")))
       // The dependant's insert holds its foreign key's lock on the first item's row until the transaction commits;
       // the first item is delivered meanwhile, and its delivery recorded, before the transaction ends.
@@ -568,11 +579,7 @@ func fastConfiguration() -> Outbox.Configuration {
       let transport = StubTransport(
         .post("/hooks").reply(.json(["id": 7], status: .created)), .post("/hooks/7").reply(.status(.created)))
       let network = SwitchedNetwork(NetworkPath(isOnline: false))
-      var configuration = fastConfiguration()
-      configuration.monitor = network.monitor
-      let outbox = try await Outbox(
-        client: APIClient.testing(baseURL: URL(string: "https://api.example.test")!, transport: transport),
-        postgres: server.configuration(), options: testOptions("held_run"), configuration: configuration)
+      let outbox = try await stubOutbox(server, "held_run", transport, network)
       var ids: [OutboxItem.ID] = []
       for title in ["a1", "a2", "a3", "a4"] {
         ids.append(try await outbox.enqueue(Endpoint<Data>.post("/hooks", body: FleetPost(title: title)), lane: "a"))

@@ -37,11 +37,7 @@ import Testing
     try await withPostgres { server, postgres in
       let transport = StubTransport(.post("/hooks").reply(answer))
       let network = SwitchedNetwork(NetworkPath(isOnline: false))
-      var configuration = fastConfiguration()
-      configuration.monitor = network.monitor
-      let outbox = try await Outbox(
-        client: APIClient.testing(baseURL: URL(string: "https://api.example.test")!, transport: transport),
-        postgres: server.configuration(), options: testOptions(table, lease: lease), configuration: configuration)
+      let outbox = try await stubOutbox(server, table, transport, network, lease: lease)
       _ = try await outbox.enqueue(
         contentsOf: (0..<20).map { Endpoint<Data>.post("/hooks", body: FleetPost(title: "\($0)")) }, lane: "a")
       // Each delivery's transaction, as PostgreSQL numbers it.

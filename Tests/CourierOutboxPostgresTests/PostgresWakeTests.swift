@@ -38,12 +38,7 @@ import Testing
     try await withPostgres { server, postgres in
       let transport = StubTransport(.post("/hooks").reply(.status(.created)))
       let network = SwitchedNetwork(NetworkPath(isOnline: false))
-      var configuration = fastConfiguration()
-      configuration.monitor = network.monitor
-      configuration.maxConcurrentLanes = 1
-      let outbox = try await Outbox(
-        client: APIClient.testing(baseURL: URL(string: "https://api.example.test")!, transport: transport),
-        postgres: server.configuration(), options: testOptions(table), configuration: configuration)
+      let outbox = try await stubOutbox(server, table, transport, network) { $0.maxConcurrentLanes = 1 }
       for lane in lanes {
         _ = try await outbox.enqueue(
           contentsOf: (0..<itemsEach).map { Endpoint<Data>.post("/hooks", body: FleetPost(title: "\(lane)\($0)")) },
