@@ -340,8 +340,15 @@ MUTANTS = [
     {
         "name": "a PostgreSQL run's claim waits for an item an open transaction holds",
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
-        "old": "WHERE f.id = claimed_id FOR NO KEY UPDATE SKIP LOCKED)",
-        "new": "WHERE f.id = claimed_id FOR NO KEY UPDATE)",
+        "old": "WHERE f.id = claimed_id AND f.state IN ('pending', 'sending') FOR NO KEY UPDATE SKIP LOCKED)",
+        "new": "WHERE f.id = claimed_id AND f.state IN ('pending', 'sending') FOR NO KEY UPDATE)",
+        "tests": "PostgresDeliveryLockTests",
+    },
+    {
+        "name": "a PostgreSQL delivery in a transaction looks for dependants before it waits for its item's row",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
+        "old": "        PERFORM 1 FROM \\(names.item) AS i WHERE i.id = item_ids[1] FOR NO KEY UPDATE;\n        has_dependants",
+        "new": "        IF alone THEN\n          PERFORM 1 FROM \\(names.item) AS i WHERE i.id = item_ids[1] FOR NO KEY UPDATE;\n        END IF;\n        has_dependants",
         "tests": "PostgresDeliveryLockTests",
     },
 ]

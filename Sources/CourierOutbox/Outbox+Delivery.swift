@@ -230,22 +230,25 @@ extension Outbox {
   /// may not (the delivery loop takes it from there), after a turn, or when the outbox stops.
   func runLane(from first: OutboxItem) async {
     let lane = first.lane
+    // When the run's claim was asked for: it holds from then (in a fleet, for a part of the lease).
+    var claimedAt = ContinuousClock.now
+    var claimedWithRecord = false
     var run: [Claim] = []
     if let claim = try? await store.markSending(first.id) { run = [claim] } else { inFlight.remove(first.id) }
     var sent = 0
     // A lane given back only for the other lanes' turn: this worker looks at the lanes' first items at once.
     var turnEnded = false
     while !run.isEmpty {
-      let claimedAt = ContinuousClock.now
       var delivered: [DeliveredItem] = []
       var failure: (item: OutboxItem, decision: DeliveryDecision, response: RecordedResponse?)?
       var stopped = false
       var next = 0
       sending: while next < run.count {
-        // A run's later items go only while the outbox may send and the lane's claim surely holds (in a fleet, a
-        // part of the lease the record renews).
-        if next > 0,
-          !(isRunning && mayClaim) || store.claimsHoldFor.map({ claimedAt.duration(to: .now) > $0 }) == true
+        // A run's items go only while the lane's claim surely holds (in a fleet, a part of the lease the record
+        // renews: the first item of a run claimed with a record too, as what follows a record may take long), and
+        // its later ones while the outbox may send.
+        if (next > 0 || claimedWithRecord) && store.claimsHoldFor.map({ claimedAt.duration(to: .now) > $0 }) == true
+          || next > 0 && !(isRunning && mayClaim)
         {
           break
         }
@@ -277,6 +280,7 @@ extension Outbox {
       if !delivered.isEmpty {
         let goesOn = failure == nil && !stopped && unsent.isEmpty && isRunning && mayClaim && !cut
         let limit = goesOn ? min(Self.itemsPerRun, max(0, Self.itemsPerTurn - sent)) : 0
+        claimedAt = .now
         outcome = await Task { [delivered] in await settleDeliveries(delivered, claimingUpTo: limit) }.value
         // In flight until recorded: a fleet's worker reads the store's count only once nothing is.
         for (item, _, _) in delivered { inFlight.remove(item.id) }
@@ -295,11 +299,14 @@ extension Outbox {
       case .claimed(let claims):
         for claim in claims { inFlight.insert(claim.item.id) }
         run = claims
+        claimedWithRecord = true
       case .goOn where mayContinue:
         guard let candidate = try? await store.laneHead(lane), case .go = await consider(candidate, forced: false)
         else { break }
         claimedConstraints.withLock { $0[candidate.item.id] = candidate.constraints }
         inFlight.insert(candidate.item.id)
+        claimedAt = .now
+        claimedWithRecord = false
         if let claim = try? await store.markSending(candidate.item.id) {
           run = [claim]
         } else {
@@ -430,7 +437,19 @@ extension Outbox {
         })
     } catch {
       // The answers could not be recorded: the items stay "sending" and are sent again, with their keys, next time.
-      await reportCount()
+      // A store that records them one at a time may have recorded some before it failed: those are delivered.
+      var recordedBefore: [DeliveredItem] = []
+      if items.count > 1 {
+        for delivered in items where (try? await store.result(for: delivered.item.id))?.item.state == .delivered {
+          recordedBefore.append(delivered)
+        }
+      }
+      if recordedBefore.isEmpty {
+        await reportCount()
+      } else {
+        // What their answers bound is not known here: the totals are read again.
+        await self.delivered(recordedBefore, recorded: RecordResult(changedDependants: true))
+      }
       return .stop
     }
     await delivered(items, recorded: recorded)

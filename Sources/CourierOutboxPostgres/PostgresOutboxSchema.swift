@@ -175,9 +175,11 @@ enum PostgresOutboxSchema {
       recorded := false;
       has_dependants := false;
       needs_transaction := false;
+      -- A call that claims the next items takes the lane's lease (it was free or ended), as a claim does.
       UPDATE \(names.lane) AS l
-      SET lease_until = CASE WHEN l.holder = worker
-        THEN clock_timestamp() + make_interval(secs => lease_seconds) ELSE l.lease_until END
+      SET holder = CASE WHEN claim_limit > 0 THEN worker ELSE l.holder END,
+        lease_until = CASE WHEN l.holder = worker OR claim_limit > 0
+          THEN clock_timestamp() + make_interval(secs => lease_seconds) ELSE l.lease_until END
       WHERE l.name = lane_name
         AND (l.holder IS NULL OR l.holder = worker OR l.lease_until < clock_timestamp());
       GET DIAGNOSTICS changed = ROW_COUNT;
@@ -199,9 +201,9 @@ enum PostgresOutboxSchema {
           RETURN;
         END IF;
       ELSE
-        IF alone THEN
-          PERFORM 1 FROM \(names.item) AS i WHERE i.id = item_ids[1] FOR NO KEY UPDATE;
-        END IF;
+        -- The row first, whether or not the call is a transaction of its own: the look for dependants must see one
+        -- whose enqueue held the row (its `FOR SHARE`) and committed while this call waited for it.
+        PERFORM 1 FROM \(names.item) AS i WHERE i.id = item_ids[1] FOR NO KEY UPDATE;
         has_dependants := EXISTS (SELECT 1 FROM \(names.item) AS d
           WHERE d.after_id = item_ids[1] AND d.bindings IS NOT NULL AND d.state IN ('pending', 'sending'));
         IF alone AND has_dependants THEN
@@ -226,9 +228,12 @@ enum PostgresOutboxSchema {
           SELECT w.id FROM \(names.item) AS w
           WHERE w.lane = lane_name AND w.state IN ('pending', 'sending') ORDER BY w.id LIMIT claim_limit
         LOOP
-          -- An item another transaction holds ends the claim: this call holds the rows it recorded, and waits for none.
+          -- An item another transaction holds, or one that stopped waiting since the loop began (cancelled), ends the
+          -- claim: this call holds the rows it recorded, and waits for none.
           UPDATE \(names.item) AS i SET state = 'sending', attempts = i.attempts + 1
-          WHERE i.id = (SELECT f.id FROM \(names.item) AS f WHERE f.id = claimed_id FOR NO KEY UPDATE SKIP LOCKED)
+          WHERE i.id = (
+            SELECT f.id FROM \(names.item) AS f
+            WHERE f.id = claimed_id AND f.state IN ('pending', 'sending') FOR NO KEY UPDATE SKIP LOCKED)
           RETURNING i.* INTO head;
           EXIT WHEN NOT FOUND;
           dependency := NULL;

@@ -570,6 +570,55 @@ func fastConfiguration() -> Outbox.Configuration {
     }
   }
 
+  /// On the service's own client (each record in a transaction of the outbox's), a delivery whose item an open
+  /// transaction holds — it enqueued a dependant that binds values from the item's answer — waits for it, and then
+  /// binds the dependant's values: the look for dependants comes after the wait, not before.
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test func aDeliveryThatWaitedForAnEnqueueBindsTheDependantItEnqueued() async throws {
+    try await withPostgres { server, postgres in
+      // The first item's answer waits until the service's transaction enqueued the dependant.
+      let enqueued = Locked(false)
+      let transport = StubTransport(
+        .post("/hooks").reply { _ in
+          while !enqueued.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+          return .json(["id": 7], status: .created)
+        },
+        .post("/hooks/7").reply(.status(.created)))
+      let network = SwitchedNetwork(NetworkPath(isOnline: false))
+      var configuration = fastConfiguration()
+      configuration.monitor = network.monitor
+      let outbox = try await Outbox(
+        client: APIClient.testing(baseURL: URL(string: "https://api.example.test")!, transport: transport),
+        postgres: postgres, options: testOptions("bound_late"), configuration: configuration)
+      let first = try await outbox.enqueue(Endpoint<Data>.post("/hooks", body: FleetPost(title: "first")))
+      network.set(NetworkPath(isOnline: true))
+      try await waitUntil("the first item is sent") { transport.requests.count == 1 }
+      let dependant = try await postgres.withTransaction(logger: logger) { connection in
+        // The enqueue holds the first item's row (`FOR SHARE`) until the transaction ends: the record of the first
+        // item's delivery waits for it.
+        let dependant = try await outbox.enqueue(
+          Endpoint<Data>.post("/hooks/{id}", body: FleetPost(title: "d")), lane: "d", after: first,
+          bindings: [.json("id", at: "/id")], on: connection)
+        enqueued.withLock { $0 = true }
+        try await waitUntil("the delivery's record waits for the enqueue's transaction") {
+          for try await waiting in try await postgres.query(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'", logger: logger
+          ).decode(Int64.self) {
+            return waiting > 0
+          }
+          return false
+        }
+        return dependant
+      }
+      try await outbox.waitUntilDrained()
+      let items = try await outbox.items()
+      #expect(items.map(\.id) == [first, dependant])
+      #expect(items.map(\.state) == [.delivered, .delivered])
+      #expect(transport.requests.compactMap(\.request.path) == ["/hooks", "/hooks/7"], "the dependant was not bound")
+      await outbox.stop()
+    }
+  }
+
   /// A run's claim stops before an item an open transaction holds (it enqueued a dependant that binds values from
   /// that item's answer), rather than wait for it while holding the rows of the deliveries it records: the items
   /// before it are delivered and recorded while the transaction is open, and the rest once it commits.
