@@ -143,7 +143,7 @@ MUTANTS = [
     },
     {
         "name": "an attempt cut when background time ran out counts towards the limit",
-        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "file": "Sources/CourierOutbox/Outbox+LaneRunner.swift",
         "old": "      if Task.isCancelled {\n        // Only `backgroundTimeExpired()`",
         "new": "      if false {\n        // Only `backgroundTimeExpired()`",
         "tests": "OutboxAppTests/anAttemptCutWhenBackgroundTimeRunsOut",
@@ -185,17 +185,17 @@ MUTANTS = [
     },
     {
         "name": "an item claimed after the app lost its time to send in is sent anyway",
-        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "file": "Sources/CourierOutbox/Outbox+LaneRunner.swift",
         "old": "    guard mayClaim else {\n      await giveBack(",
         "new": "    guard mayClaim || true else {\n      await giveBack(",
-        "tests": "OutboxAppTests/anItemClaimedAfterTheAppLeftTheForeground",
+        "tests": "OutboxAppTests/anItemClaimed",
     },
     {
         "name": "the background time is given back once the items in flight left, before their lanes' last writes",
         "file": "Sources/CourierOutbox/Outbox+App.swift",
         "old": "    for runner in runners { await runner.value }\n    leaveWaiters.removeValue(forKey: id)?.resume()",
         "new": "    let flying = inFlight\n    while !flying.isDisjoint(with: inFlight) { await Task.yield() }\n    leaveWaiters.removeValue(forKey: id)?.resume()",
-        "tests": "OutboxAppTests/anItemClaimedAfterTheAppLeftTheForeground",
+        "tests": "OutboxAppTests/anItemClaimed",
     },
     {
         "name": "a success whose body was lost on the way is recorded as delivered (its dependants bound to nothing)",
@@ -276,7 +276,7 @@ MUTANTS = [
     },
     {
         "name": "a PostgreSQL worker wakes every worker when it gives a lane back at the end of its turn",
-        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "file": "Sources/CourierOutbox/Outbox+LaneRunner.swift",
         "old": "await store.releaseLane(lane, wakingOthers: !turnEnded)",
         "new": "await store.releaseLane(lane, wakingOthers: true)",
         "tests": "PostgresWakeTests",
@@ -304,14 +304,14 @@ MUTANTS = [
     },
     {
         "name": "a lane runner sends a run's items after a third of the lease went by since its claim",
-        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "file": "Sources/CourierOutbox/Outbox+LaneRunner.swift",
         "old": "store.claimsHoldFor.map({ claimedAt.duration(to: .now) > $0 }) == true",
         "new": "false",
         "tests": "PostgresRunTests",
     },
     {
         "name": "a run that stopped keeps its unsent items claimed",
-        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "file": "Sources/CourierOutbox/Outbox+LaneRunner.swift",
         "old": "if !unsent.isEmpty { await giveBack(unsent) }",
         "new": "if false { await giveBack(unsent) }",
         "tests": "SQLiteStoreConformanceTests|PostgresStoreConformanceTests",
@@ -332,7 +332,7 @@ MUTANTS = [
     },
     {
         "name": "a lane runner records each delivery on its own",
-        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "file": "Sources/CourierOutbox/Outbox+LaneRunner.swift",
         "old": "static let itemsPerRun = 8",
         "new": "static let itemsPerRun = 1",
         "tests": "PostgresRunTests",

@@ -233,6 +233,63 @@ import Testing
     }
   }
 
+  /// The app leaves the foreground while the first item's delivery is being recorded, with the claim of the lane's
+  /// next item (the runner decided to go on before): the next item is given back unsent and uncounted, and the app's
+  /// background time only after that.
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  @Test func anItemClaimedWithARecordAsTheAppLeftTheForegroundIsGivenBackBeforeTheTimeIs() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let box = Locked<Outbox?>(nil)
+    let atEnd = Locked<String?>(nil)
+    let leaving = Locked<Task<Void, Never>?>(nil)
+    // The outbox's reads of the time once the answer came: the first decides what it means, the second comes as its
+    // record (and the next item's claim) is written.
+    let reads = Locked<Int?>(nil)
+    let clock = ReadingClock { [reads, box, atEnd, leaving] in
+      let read = reads.withLock { count -> Int? in
+        count = count.map { $0 + 1 }
+        return count
+      }
+      guard read == 2, let outbox = box.withLock({ $0 }) else { return }
+      // On the outbox's actor, where the runner records: the app leaves the foreground now.
+      outbox.assumeIsolated { outbox in
+        outbox.isActive = false
+        outbox.mayClaim = false
+      }
+      let sqlite = outbox.store as? SQLiteOutboxStore
+      leaving.withLock {
+        $0 = Task {
+          await outbox.finishInBackground {
+            let state = try? sqlite?.database.read { db in
+              try String.fetchOne(
+                db, sql: "SELECT state || ' ' || attempts FROM courier_outbox_item ORDER BY id LIMIT 1 OFFSET 1")
+            }
+            atEnd.withLock { $0 = state ?? "unread" }
+          }
+        }
+      }
+    }
+    let transport = StubTransport(
+      .post("/v1/posts").reply { _ in
+        reads.withLock { $0 = 0 }
+        return .status(.created)
+      })
+    let network = SwitchedNetwork(online: false)
+    let outbox = try outbox(transport, network: network, path: path) { $0.clock = clock }
+    box.withLock { $0 = outbox }
+    try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")), lane: "a")
+    let second = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "b")), lane: "a")
+    network.set(NetworkPath(isOnline: true))
+    try await waitUntil("the app left the foreground") { leaving.withLock { $0 } != nil }
+    await leaving.withLock({ $0 })?.value
+    #expect(atEnd.withLock { $0 } == "pending 0", "the next item was given back before the time was")
+    #expect(transport.requests.count == 1, "nothing is sent once the app left the foreground")
+    let next = try #require(try await outbox.items().first { $0.id == second })
+    #expect(next.state == .pending && next.attempts == 0, "\(next.state), \(next.attempts) attempts")
+    #expect(next.reason?.contains("no time to send in") == true, "the next item was not claimed with the record")
+  }
+
   /// When the app's background time runs out for an attempt the server answered.
   enum CutMoment: CaseIterable, Sendable {
     /// As the answer comes back, before the outbox reads it.
