@@ -261,11 +261,12 @@ import Testing
       leaving.withLock {
         $0 = Task {
           await outbox.finishInBackground {
+            let sending = outbox.assumeIsolated { !$0.busyLanes.isEmpty }
             let state = try? sqlite?.database.read { db in
               try String.fetchOne(
                 db, sql: "SELECT state || ' ' || attempts FROM courier_outbox_item ORDER BY id LIMIT 1 OFFSET 1")
             }
-            atEnd.withLock { $0 = state ?? "unread" }
+            atEnd.withLock { $0 = sending ? "a lane still sending" : state ?? "unread" }
           }
         }
       }
