@@ -225,16 +225,6 @@ extension OutboxStore {
     }
     return id
   }
-  /// Records a delivery as ``recordDeliveries(_:lane:at:claimingUpTo:claimingNextIf:)`` does, and claims at most the
-  /// lane's next item.
-  package func recordDelivery(
-    _ response: RecordedResponse, for id: OutboxItem.ID, lane: String, at date: Date,
-    claimingNextIf claim: @escaping @Sendable (Candidate) -> Bool
-  ) async throws -> (RecordResult, Claim?) {
-    let (recorded, next) = try await recordDeliveries(
-      [(id: id, response: response)], lane: lane, at: date, claimingUpTo: 1, claimingNextIf: claim)
-    return (recorded, next.first)
-  }
   /// Records an attempt's outcome, whichever attempt is the latest.
   @discardableResult
   package func record(
