@@ -344,4 +344,25 @@ MUTANTS = [
         "new": "        IF alone THEN\n          PERFORM 1 FROM \\(names.item) AS i WHERE i.id = item_ids[1] FOR NO KEY UPDATE;\n        END IF;\n        has_dependants",
         "tests": "PostgresDeliveryLockTests",
     },
+    {
+        "name": "the delivery loop claims each lane's first item on its own",
+        "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
+        "old": "    let claiming = Task { (try? await store.claimHeads(ids)) ?? [] }\n    for item in going {\n",
+        "new": "    for item in going {\n      let claiming = Task { (try? await store.claimHeads([item.id])) ?? [] }\n",
+        "tests": "PostgresClaimTests",
+    },
+    {
+        "name": "a PostgreSQL claim waits for a lane another transaction is claiming",
+        "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
+        "old": "        FOR UPDATE OF l SKIP LOCKED),\n      leased AS (\n        UPDATE \\(names.lane) AS l SET holder = worker,\n          lease_until = clock_timestamp() + make_interval(secs => lease_seconds)\n        FROM candidate",
+        "new": "        FOR UPDATE OF l),\n      leased AS (\n        UPDATE \\(names.lane) AS l SET holder = worker,\n          lease_until = clock_timestamp() + make_interval(secs => lease_seconds)\n        FROM candidate",
+        "tests": "PostgresClaimTests",
+    },
+    {
+        "name": "the SQLite store claims an item behind its lane's first",
+        "file": "Sources/CourierOutbox/SQLiteOutboxStore.swift",
+        "old": "let head = try Self.laneHead(lane, in: db), head.item.id == id",
+        "new": "let head = try Self.laneHead(lane, in: db)",
+        "tests": "SQLiteStoreConformanceTests",
+    },
 ]

@@ -95,6 +95,7 @@ extension Outbox {
     ignoreBackoffOnce = false
     var earliest: TimeInterval?
     var leftOver = false
+    var going: [OutboxItem] = []
     for candidate in candidates {
       // The app may lose its time to send in while this pass waits on the store: nothing starts from then on.
       guard busyLanes.count < configuration.maxConcurrentLanes, mayClaim else {
@@ -109,15 +110,38 @@ extension Outbox {
         claimedConstraints.withLock { $0[item.id] = candidate.constraints }
         busyLanes.insert(item.lane)
         inFlight.insert(item.id)
-        laneRunners[item.lane] = Task { await self.runLane(from: item) }
+        going.append(item)
       case .later(let seconds):
         earliest = min(earliest ?? seconds, seconds)
       case .waits:
         break
       }
     }
+    startRunners(for: going)
     if owesOthers, leftOver { await store.wakeOthers() }
     return earliest
+  }
+
+  /// Claims the lanes' first items `going` together (in a fleet, one round trip) and starts a runner for each lane.
+  ///
+  /// The runners exist before the claim is asked for, and each waits for it: what waits for the lanes sending — the app
+  /// leaving the foreground, its background time expiring — waits for the claim too, or cuts it.
+  func startRunners(for going: [OutboxItem]) {
+    guard !going.isEmpty else { return }
+    let store = self.store
+    let ids = going.map(\.id)
+    let claimedAt = ContinuousClock.now
+    let claiming = Task { (try? await store.claimHeads(ids)) ?? [] }
+    for item in going {
+      laneRunners[item.lane] = Task {
+        let claims = await withTaskCancellationHandler {
+          await claiming.value
+        } onCancel: {
+          claiming.cancel()
+        }
+        await self.runLane(item.lane, from: claims.first { $0.item.id == item.id }, of: item.id, claimedAt: claimedAt)
+      }
+    }
   }
 
   /// What to do with a lane's first item now.

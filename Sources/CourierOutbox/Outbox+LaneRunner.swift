@@ -34,15 +34,21 @@ extension Outbox {
   /// their keys.
   static let itemsPerRun = 8
 
-  /// Sends `first`, then the lane's next items while each may go at once, a run at a time; gives the lane back when one
-  /// may not (the delivery loop takes it from there), after a turn, or when the outbox stops.
-  func runLane(from first: OutboxItem) async {
-    let lane = first.lane
+  /// Sends `first`, the claim of the lane's first item `firstID` (`nil`: it was not claimed), then the lane's next
+  /// items while each may go at once, a run at a time; gives the lane back when one may not (the delivery loop takes it
+  /// from there), after a turn, or when the outbox stops.
+  func runLane(_ lane: String, from first: Claim?, of firstID: OutboxItem.ID, claimedAt: ContinuousClock.Instant) async
+  {
     // When the run's claim was asked for: it holds from then (in a fleet, for a part of the lease).
-    var claimedAt = ContinuousClock.now
+    var claimedAt = claimedAt
     var claimedWithRecord = false
     var run: [Claim] = []
-    if let claim = try? await store.markSending(first.id) { run = [claim] } else { inFlight.remove(first.id) }
+    if let first {
+      run = [first]
+    } else {
+      inFlight.remove(firstID)
+      _ = claimedConstraints.withLock { $0.removeValue(forKey: firstID) }
+    }
     var sent = 0
     // A lane given back only for the other lanes' turn: this worker looks at the lanes' first items at once.
     var turnEnded = false
@@ -115,10 +121,11 @@ extension Outbox {
         inFlight.insert(candidate.item.id)
         claimedAt = .now
         claimedWithRecord = false
-        if let claim = try? await store.markSending(candidate.item.id) {
+        if let claim = try? await store.claimHeads([candidate.item.id]).first {
           run = [claim]
         } else {
           inFlight.remove(candidate.item.id)
+          _ = claimedConstraints.withLock { $0.removeValue(forKey: candidate.item.id) }
         }
       case .goOn:
         turnEnded = !stopped && sent >= Self.itemsPerTurn && isRunning && mayClaim

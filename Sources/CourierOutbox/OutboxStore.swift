@@ -118,7 +118,7 @@ package struct Candidate: Sendable {
 ///
 /// The outbox decides — whether an item may go, what an answer means (classification, backoff, dead letters), keys,
 /// bindings, which kinds to quarantine — and a store keeps what it decided, each change in one transaction: it
-/// inserts items (committed before an enqueue returns); lists each lane's first waiting item; claims one (marks it
+/// inserts items (committed before an enqueue returns); lists each lane's first waiting item; claims them (marks each
 /// sending, one more attempt, before the request leaves; in a shared store, under the lane's lease); records an
 /// attempt's outcome, fenced by the attempt (and by the lease), with what the answer binds into the item's dependants
 /// in the same transaction; moves an item between states (cancel, requeue, edit, quarantine); pauses lanes; and reads
@@ -133,8 +133,11 @@ package protocol OutboxStore: Sendable {
   func laneHeads(excluding busyLanes: Set<String>) async throws -> [Candidate]
   /// The first waiting item of `lane`, unless the lane is paused.
   func laneHead(_ lane: String) async throws -> Candidate?
-  /// Records that the item is being sent (its state and one more attempt), before the request leaves.
-  func markSending(_ id: OutboxItem.ID) async throws -> Claim
+  /// Claims the lanes' first waiting items `ids`, together (one transaction; in a shared store, one round trip): marks
+  /// each sending, one more attempt, before its request leaves, while it is still its lane's first waiting item and
+  /// the lane is not paused (in a shared store, and free, this worker's, or its lease ended: the lane's lease is
+  /// taken). Returns those claimed, with their requests; the others are left as they are.
+  func claimHeads(_ ids: [OutboxItem.ID]) async throws -> [Claim]
   /// Records an attempt's outcome. A delivery writes the values its dependants bind into their requests in the same
   /// transaction; a dependant whose value the answer does not hold becomes a dead letter, and is returned.
   ///
@@ -210,6 +213,17 @@ package protocol OutboxStore: Sendable {
 }
 
 extension OutboxStore {
+  /// Claims the lane's first waiting item `id` alone (``claimHeads(_:)``); throws ``OutboxError/Kind/noSuchItem`` if
+  /// it is not claimed.
+  package func markSending(_ id: OutboxItem.ID) async throws -> Claim {
+    guard let claim = try await claimHeads([id]).first else {
+      throw OutboxError(
+        .noSuchItem,
+        "The item \(id) is not its lane's first waiting item, its lane is paused, or another worker holds it")
+    }
+    return claim
+  }
+
   package var bodyFolder: URL? { nil }
   package func referencedBodyFiles() async throws -> Set<String> { [] }
   package func markHandedOff(_ id: OutboxItem.ID, at date: Date) async throws {

@@ -171,22 +171,20 @@ package final class SQLiteOutboxStore: OutboxStore {
     return id
   }
 
-  package func markSending(_ id: OutboxItem.ID) async throws -> Claim {
-    try await write { db in try Self.markSending(id, in: db) }
-  }
-
-  static func markSending(_ id: OutboxItem.ID, in db: Database) throws -> Claim {
-    try db.cachedStatement(
-      sql: "UPDATE courier_outbox_item SET state = 'sending', attempts = attempts + 1 WHERE id = ?"
-    ).execute(arguments: [id.rawValue])
-    guard
-      let row = try Row.fetchOne(
-        db.cachedStatement(
-          sql: "SELECT \(itemColumns), body, body_digest, body_file FROM courier_outbox_item WHERE id = ?"),
-        arguments: [id.rawValue])
-    else { throw OutboxError(.noSuchItem, "No outbox item \(id)") }
-    let item = try item(row)
-    return (item, request(of: item, body: row["body"], digest: row["body_digest"], file: row["body_file"]))
+  package func claimHeads(_ ids: [OutboxItem.ID]) async throws -> [Claim] {
+    guard !ids.isEmpty else { return [] }
+    return try await write { db in
+      var claims: [Claim] = []
+      for id in ids {
+        guard
+          let lane = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT lane FROM courier_outbox_item WHERE id = ?"), arguments: [id.rawValue]),
+          let head = try Self.laneHead(lane, in: db), head.item.id == id
+        else { continue }
+        claims.append(try Self.markSending(head, in: db))
+      }
+      return claims
+    }
   }
 
   /// Marks `candidate`, just read in this transaction, sending: only its body is read again.

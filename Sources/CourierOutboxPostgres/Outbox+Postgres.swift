@@ -9,7 +9,7 @@ public struct PostgresOutboxOptions: Sendable {
   /// The schema the tables go in; it must exist (the outbox creates its tables, not the schema).
   public var schema: String
   /// The tables' name: `<tableName>_item`, `<tableName>_lane` and `<tableName>_version`, and the prefix of the
-  /// functions made beside them (`<tableName>_record_delivery_4`, `<tableName>_lane_heads_1`, `<tableName>_claim_1`).
+  /// functions made beside them (`<tableName>_record_deliveries_2`, `<tableName>_lane_heads_1`, `<tableName>_claim_heads_1`).
   public var tableName: String
   /// How long a worker holds a lane without renewing its lease: a worker that died leaves its lanes to the others
   /// after this long. Renewed every third of it while an attempt is under way.

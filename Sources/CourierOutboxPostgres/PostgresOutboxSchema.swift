@@ -43,8 +43,8 @@ struct PostgresOutboxNames: Sendable {
   var recordDeliveries: String { "\"\(schema)\".\"\(table)_record_deliveries_2\"" }
   /// The function that lists the first waiting item of each lane a worker may take (``PostgresOutboxSchema/functions(_:)``).
   var laneHeads: String { "\"\(schema)\".\"\(table)_lane_heads_1\"" }
-  /// The function that claims a lane's first waiting item under the lane's lease (``PostgresOutboxSchema/functions(_:)``).
-  var claim: String { "\"\(schema)\".\"\(table)_claim_1\"" }
+  /// The function that claims lanes' first waiting items under their leases (``PostgresOutboxSchema/functions(_:)``).
+  var claimHeads: String { "\"\(schema)\".\"\(table)_claim_heads_1\"" }
 }
 
 /// The outbox's tables, created and migrated in order; each step runs once, and a database migrated by a newer
@@ -135,7 +135,7 @@ enum PostgresOutboxSchema {
     [
       (names.recordDeliveries, recordDeliveries(names)),
       (names.laneHeads, laneHeads(names)),
-      (names.claim, claim(names)),
+      (names.claimHeads, claimHeads(names)),
     ]
   }
 
@@ -286,19 +286,19 @@ enum PostgresOutboxSchema {
     """
   }
 
-  /// Marks `item_id` sending, one more attempt, while it is its lane's first waiting item and the lane is not paused
-  /// and free, `worker`'s, or its lease ended; takes the lane's lease for `lease_seconds`. A lane another worker is
-  /// claiming right now is skipped, not waited for. Returns the item, or nothing.
-  static func claim(_ names: PostgresOutboxNames) -> String {
+  /// Marks each of `item_ids` sending, one more attempt, while it is its lane's first waiting item and the lane is
+  /// not paused and free, `worker`'s, or its lease ended; takes each such lane's lease for `lease_seconds`. A lane
+  /// another worker is claiming or recording right now is skipped, not waited for. Returns the items claimed.
+  static func claimHeads(_ names: PostgresOutboxNames) -> String {
     """
-    CREATE OR REPLACE FUNCTION \(names.claim)(item_id BIGINT, worker TEXT, lease_seconds DOUBLE PRECISION)
+    CREATE OR REPLACE FUNCTION \(names.claimHeads)(item_ids BIGINT[], worker TEXT, lease_seconds DOUBLE PRECISION)
     RETURNS SETOF \(names.item)
     LANGUAGE plpgsql AS $body$
     BEGIN
       RETURN QUERY
       WITH candidate AS (
-        SELECT l.name FROM \(names.lane) AS l JOIN \(names.item) AS i ON i.lane = l.name
-        WHERE i.id = item_id AND i.state IN ('pending', 'sending') AND l.paused_reason IS NULL
+        SELECT l.name, i.id FROM \(names.lane) AS l JOIN \(names.item) AS i ON i.lane = l.name
+        WHERE i.id = ANY (item_ids) AND i.state IN ('pending', 'sending') AND l.paused_reason IS NULL
           AND (l.holder IS NULL OR l.holder = worker OR l.lease_until < clock_timestamp())
           AND i.id = (SELECT w.id FROM \(names.item) AS w
             WHERE w.lane = l.name AND w.state IN ('pending', 'sending') ORDER BY w.id LIMIT 1)
@@ -306,12 +306,12 @@ enum PostgresOutboxSchema {
       leased AS (
         UPDATE \(names.lane) AS l SET holder = worker,
           lease_until = clock_timestamp() + make_interval(secs => lease_seconds)
-        FROM candidate WHERE l.name = candidate.name RETURNING 1),
+        FROM candidate WHERE l.name = candidate.name RETURNING l.name),
       claimed AS (
         UPDATE \(names.item) AS i SET state = 'sending', attempts = i.attempts + 1
-        WHERE i.id = item_id AND EXISTS (SELECT 1 FROM leased)
+        FROM candidate WHERE i.id = candidate.id AND candidate.name IN (SELECT name FROM leased)
         RETURNING i.*)
-      SELECT * FROM claimed;
+      SELECT * FROM claimed ORDER BY id;
     END
     $body$
     """

@@ -160,27 +160,26 @@ package final class PostgresOutboxStore: OutboxStore {
     throw OutboxError(.storeFailure, "The outbox's insert into \(names.item) returned no id")
   }
 
-  package func markSending(_ id: OutboxItem.ID) async throws -> Claim {
-    // The item must still be its lane's first waiting one, and the lane free, this worker's or its lease ended
-    // (``PostgresOutboxSchema/claim(_:)``).
+  package func claimHeads(_ ids: [OutboxItem.ID]) async throws -> [Claim] {
+    guard !ids.isEmpty else { return [] }
+    // Each item must still be its lane's first waiting one, and the lane free, this worker's or its lease ended
+    // (``PostgresOutboxSchema/claimHeads(_:)``): one round trip for the lanes a pass of the delivery loop starts.
     let query: PostgresQuery = """
       SELECT \(unescaped: Self.itemColumns), body, body_digest
-      FROM \(unescaped: names.claim)(\(id.rawValue), \(worker), \(leaseSeconds))
+      FROM \(unescaped: names.claimHeads)(\(ids.map(\.rawValue)), \(worker), \(leaseSeconds))
       """
-    let claim = try await run { connection -> Claim? in
-      let rows = try await connection.checkedQuery(query, logger: self.logger)
-      for try await row in rows {
+    let claims = try await run { connection -> [Claim] in
+      var claims: [Claim] = []
+      for try await row in try await connection.checkedQuery(query, logger: self.logger) {
         let item = try Self.item(row)
-        return (item, try Self.request(of: item, row, from: Self.columnCount))
+        claims.append((item, try Self.request(of: item, row, from: Self.columnCount)))
       }
-      return nil
+      return claims
     }
-    guard let claim else {
-      throw OutboxError(
-        .noSuchItem, "The item \(id) is not its lane's first waiting item, or another worker holds its lane")
+    held.withLockedValue { held in
+      for claim in claims { held.insert(claim.item.lane) }
     }
-    held.withLockedValue { _ = $0.insert(claim.item.lane) }
-    return claim
+    return claims
   }
 
   package func releaseLane(_ lane: String, wakingOthers: Bool) async {

@@ -48,6 +48,7 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
   case aRunsDeliveriesAreRecordedTogetherWithTheClaimOfTheNextItemsThatMayGo
   case aFailureInARunGivesItsLaterItemsBackUncounted
   case valuesFromAnAnswerInARunAreBoundIntoTheItemsThatWaitForIt
+  case theFirstItemsOfSeveralLanesAreClaimedTogether
 
   /// The case's name, as test reports show it.
   public var description: String { rawValue }
@@ -73,6 +74,7 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
     case .aRunsDeliveriesAreRecordedTogetherWithTheClaimOfTheNextItemsThatMayGo: try await conformance.runs()
     case .aFailureInARunGivesItsLaterItemsBackUncounted: try await conformance.failureInARun()
     case .valuesFromAnAnswerInARunAreBoundIntoTheItemsThatWaitForIt: try await conformance.bindingsInARun()
+    case .theFirstItemsOfSeveralLanesAreClaimedTogether: try await conformance.claimsOfSeveralLanes()
     }
   }
 }
@@ -445,6 +447,32 @@ private struct Checks {
     #expect(none.isEmpty)
     items = try await outbox.items()
     #expect(items.map(\.state) == [.delivered, .delivered, .delivered, .delivered, .sending])
+    await outbox.stop()
+  }
+
+  func claimsOfSeveralLanes() async throws {
+    let outbox = try await open(StubTransport(), network: offline())
+    var ids: [String: OutboxItem.ID] = [:]
+    for title in ["a0", "b0", "a1", "c0", "d0"] {
+      let lane = String(title.prefix(1))
+      ids[title] = try await outbox.enqueue(Endpoint<Data>.post("/\(lane)", body: Note(title: title)), lane: lane)
+    }
+    let store = outbox.store
+    try await store.setLane("d", pausedBecause: "a 401")
+    try await outbox.cancel(ids["c0"]!)
+    // Of the lanes' first items, those still first and of a lane that may go are claimed together; an item behind
+    // its lane's first, one cancelled, and the first of a paused lane are left as they were.
+    let claims = try await store.claimHeads(["a1", "b0", "a0", "c0", "d0"].map { ids[$0]! })
+    #expect(Set(claims.map(\.item.id)) == [ids["a0"]!, ids["b0"]!])
+    #expect(claims.map(\.item.state) == [.sending, .sending])
+    #expect(
+      try Set(claims.map { try JSONDecoder().decode(Note.self, from: $0.request.body ?? Data()).title })
+        == ["a0", "b0"])
+    #expect(claims.allSatisfy { $0.request.idempotencyKey == $0.item.idempotencyKey })
+    let items = try await outbox.items()
+    #expect(items.map(\.state) == [.sending, .sending, .pending, .cancelled, .pending])
+    #expect(items.map(\.attempts) == [1, 1, 0, 0, 0])
+    #expect(try await store.claimHeads([]).isEmpty)
     await outbox.stop()
   }
 
