@@ -22,21 +22,8 @@ import Testing
         _ = try await outbox.enqueue(Endpoint<Data>.post("/hooks", body: FleetPost(title: lane)), lane: lane)
       }
       // Each claim's transaction, as PostgreSQL numbers it.
-      for statement in [
-        "CREATE TABLE \(table)_claimed (id BIGINT, tx BIGINT)",
-        """
-        CREATE FUNCTION \(table)_log() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          IF NEW.state = 'sending' AND OLD.state = 'pending' THEN
-            INSERT INTO \(table)_claimed VALUES (NEW.id, txid_current());
-          END IF;
-          RETURN NEW;
-        END $$
-        """,
-        "CREATE TRIGGER \(table)_log AFTER UPDATE ON \(table)_item FOR EACH ROW EXECUTE FUNCTION \(table)_log()",
-      ] {
-        try await postgres.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-      }
+      try await logTransactions(
+        of: table, into: "\(table)_claimed", when: "NEW.state = 'sending' AND OLD.state = 'pending'", on: postgres)
       network.set(NetworkPath(isOnline: true))
       try await outbox.waitUntilDrained()
       await outbox.stop()

@@ -41,21 +41,9 @@ import Testing
       _ = try await outbox.enqueue(
         contentsOf: (0..<20).map { Endpoint<Data>.post("/hooks", body: FleetPost(title: "\($0)")) }, lane: "a")
       // Each delivery's transaction, as PostgreSQL numbers it.
-      for statement in [
-        "CREATE TABLE \(table)_delivered (id BIGINT, tx BIGINT)",
-        """
-        CREATE FUNCTION \(table)_log() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          IF NEW.state = 'delivered' AND OLD.state <> 'delivered' THEN
-            INSERT INTO \(table)_delivered VALUES (NEW.id, txid_current());
-          END IF;
-          RETURN NEW;
-        END $$
-        """,
-        "CREATE TRIGGER \(table)_log AFTER UPDATE ON \(table)_item FOR EACH ROW EXECUTE FUNCTION \(table)_log()",
-      ] {
-        try await postgres.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-      }
+      try await logTransactions(
+        of: table, into: "\(table)_delivered", when: "NEW.state = 'delivered' AND OLD.state <> 'delivered'",
+        on: postgres)
       network.set(NetworkPath(isOnline: true))
       try await outbox.waitUntilDrained()
       await outbox.stop()
@@ -71,5 +59,29 @@ import Testing
       }
     }
     return largest
+  }
+}
+
+/// Makes PostgreSQL write, into a new table `log` (`id`, `tx`), each item of the outbox's `table` whose update meets
+/// `condition` (over `OLD` and `NEW`), with the number of the transaction that made it.
+func logTransactions(
+  of table: String, into log: String, when condition: String, on postgres: PostgresClient
+)
+  async throws
+{
+  for statement in [
+    "CREATE TABLE \(log) (id BIGINT, tx BIGINT)",
+    """
+    CREATE FUNCTION \(log)_write() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF \(condition) THEN
+        INSERT INTO \(log) VALUES (NEW.id, txid_current());
+      END IF;
+      RETURN NEW;
+    END $$
+    """,
+    "CREATE TRIGGER \(log)_write AFTER UPDATE ON \(table)_item FOR EACH ROW EXECUTE FUNCTION \(log)_write()",
+  ] {
+    try await postgres.query(PostgresQuery(unsafeSQL: statement), logger: logger)
   }
 }
