@@ -125,9 +125,19 @@ extension Outbox {
   /// Claims the lanes' first items `going` together (in a fleet, one round trip) and starts a runner for each lane.
   ///
   /// The runners exist before the claim is asked for, and each waits for it: what waits for the lanes sending — the app
-  /// leaving the foreground, its background time expiring — waits for the claim too, or cuts it.
+  /// leaving the foreground, its background time expiring — waits for the claim too, or cuts it. Nothing is claimed
+  /// once the app has no time to send in, or the outbox stopped: the pass that chose the lanes may have waited on the
+  /// app (a result handler, a reconciliation) while it left, and found no runner to wait for.
   func startRunners(for going: [OutboxItem]) {
     guard !going.isEmpty else { return }
+    guard mayClaim, isRunning else {
+      for item in going {
+        busyLanes.remove(item.lane)
+        inFlight.remove(item.id)
+        _ = claimedConstraints.withLock { $0.removeValue(forKey: item.id) }
+      }
+      return
+    }
     let store = self.store
     let ids = going.map(\.id)
     let claimedAt = ContinuousClock.now

@@ -175,7 +175,8 @@ package final class SQLiteOutboxStore: OutboxStore {
     guard !ids.isEmpty else { return [] }
     return try await write { db in
       var claims: [Claim] = []
-      for id in ids {
+      var seen: Set<OutboxItem.ID> = []
+      for id in ids where seen.insert(id).inserted {
         guard
           let lane = try String.fetchOne(
             db.cachedStatement(sql: "SELECT lane FROM courier_outbox_item WHERE id = ?"), arguments: [id.rawValue]),

@@ -288,7 +288,9 @@ enum PostgresOutboxSchema {
 
   /// Marks each of `item_ids` sending, one more attempt, while it is its lane's first waiting item and the lane is
   /// not paused and free, `worker`'s, or its lease ended; takes each such lane's lease for `lease_seconds`. A lane
-  /// another worker is claiming or recording right now is skipped, not waited for. Returns the items claimed.
+  /// another worker is claiming or recording right now is skipped, not waited for, and so is an item another
+  /// transaction holds (a service's transaction that enqueued a dependant binding values from its answer): a call
+  /// waits for no row while it holds another. Returns the items claimed.
   static func claimHeads(_ names: PostgresOutboxNames) -> String {
     """
     CREATE OR REPLACE FUNCTION \(names.claimHeads)(item_ids BIGINT[], worker TEXT, lease_seconds DOUBLE PRECISION)
@@ -302,7 +304,7 @@ enum PostgresOutboxSchema {
           AND (l.holder IS NULL OR l.holder = worker OR l.lease_until < clock_timestamp())
           AND i.id = (SELECT w.id FROM \(names.item) AS w
             WHERE w.lane = l.name AND w.state IN ('pending', 'sending') ORDER BY w.id LIMIT 1)
-        FOR UPDATE OF l SKIP LOCKED),
+        FOR UPDATE OF l SKIP LOCKED FOR NO KEY UPDATE OF i SKIP LOCKED),
       leased AS (
         UPDATE \(names.lane) AS l SET holder = worker,
           lease_until = clock_timestamp() + make_interval(secs => lease_seconds)

@@ -46,7 +46,7 @@ import Testing
       let second = try #require(
         try await Outbox(client: api, postgres: server.configuration(), options: options).store as? PostgresOutboxStore)
       var ids: [OutboxItem.ID] = []
-      for lane in ["a", "b", "c"] {
+      for lane in ["a", "b", "c", "d"] {
         let request = StoredRequest(
           method: .post, target: "/posts", headerFields: [:], body: Data("{}".utf8), bodyDigest: "d",
           idempotencyKey: "k-\(lane)")
@@ -56,18 +56,21 @@ import Testing
               request: request, lane: lane, kind: "request", kindVersion: 1, constraints: .none, enqueuedAt: Date())))
       }
       _ = try await first.markSending(ids[0])
-      // Lane c's row is locked by a transaction under way (another worker claiming it): the claim skips it at once.
+      // Lane c's row is locked by a transaction under way (another worker claiming it), and so is lane d's first item
+      // (a service's transaction that enqueued a dependant binding values from its answer): the claim skips both at
+      // once.
       let claimed = try await postgres.withTransaction(logger: logger) { connection in
         try await connection.query("SELECT 1 FROM claims_held_lane WHERE name = 'c' FOR UPDATE", logger: logger)
+        try await connection.query("SELECT 1 FROM claims_held_item WHERE lane = 'd' FOR SHARE", logger: logger)
         return try await second.claimHeads(ids)
       }
       #expect(claimed.map(\.item.id) == [ids[1]])
       #expect(claimed.first?.request.idempotencyKey == "k-b")
       let items = try await second.items(in: nil)
-      #expect(items.map(\.state) == [.sending, .sending, .pending])
-      #expect(items.map(\.attempts) == [1, 1, 0])
-      // Once free, lane c is the second worker's; lane a is still the first's.
-      #expect(try await second.claimHeads([ids[0], ids[2]]).map(\.item.id) == [ids[2]])
+      #expect(items.map(\.state) == [.sending, .sending, .pending, .pending])
+      #expect(items.map(\.attempts) == [1, 1, 0, 0])
+      // Once free, lanes c and d are the second worker's; lane a is still the first's.
+      #expect(try await second.claimHeads([ids[0], ids[2], ids[3]]).map(\.item.id) == [ids[2], ids[3]])
     }
   }
 }

@@ -291,6 +291,51 @@ import Testing
     #expect(next.reason?.contains("no time to send in") == true, "the next item was not claimed with the record")
   }
 
+  @Test func aLaneChosenByAPassThatWaitedOnTheAppIsNotClaimedOnceTheAppLeftTheForeground() async throws {
+    let (folder, path) = try temporaryDatabase()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let clock = TestCallClock(advancesOnSleep: false)
+    let network = SwitchedNetwork(online: false)
+    let transport = StubTransport(.post("/v1/posts").reply(.status(.created)))
+    let outbox = try outbox(transport, network: network, path: path, clock: clock)
+    // The app's handler of results: the pass that makes lane b's item a dead letter waits on it, after it chose to
+    // send lane a's item.
+    let handling = AsyncGate()
+    let handled = AsyncGate()
+    await outbox.handleResults(ofKind: "request") { _ in
+      await handling.open()
+      await handled.wait()
+    }
+    let ready = try await outbox.enqueue(Endpoint<Data>.post("/posts", body: Post(title: "a")), lane: "a")
+    _ = try await outbox.enqueue(
+      Endpoint<Data>.post("/posts", body: Post(title: "b")), lane: "b",
+      constraints: OutboxConstraints(giveUpAfter: clock.now.addingTimeInterval(60)))
+    clock.advance(by: 120)
+    network.set(NetworkPath(isOnline: true))
+    await handling.wait()
+    // The app leaves the foreground while the pass waits: no lane is sending, and the time is given back at once.
+    let atEnd = Locked<String?>(nil)
+    let sqlite = try #require(outbox.store as? SQLiteOutboxStore)
+    await outbox.finishInBackground {
+      atEnd.withLock {
+        $0 = try? sqlite.database.read { db in
+          try String.fetchOne(
+            db, sql: "SELECT state || ' ' || attempts FROM courier_outbox_item WHERE id = ?",
+            arguments: [ready.rawValue])
+        }
+      }
+    }
+    #expect(atEnd.withLock { $0 } == "pending 0")
+    await handled.open()
+    try await waitUntil("the pass ended") { await outbox.isQuiet }
+    // Nothing was written for lane a's item once the time was given back: not a claim, nor its giving back.
+    let item = try #require(try await outbox.items().first { $0.id == ready })
+    #expect(item.state == .pending && item.attempts == 0, "\(item.state), \(item.attempts) attempts")
+    #expect(item.reason == nil, "the item was claimed after the app gave its time back: \(item.reason ?? "")")
+    #expect(transport.requests.isEmpty)
+    await outbox.stop()
+  }
+
   /// When the app's background time runs out for an attempt the server answered.
   enum CutMoment: CaseIterable, Sendable {
     /// As the answer comes back, before the outbox reads it.
