@@ -379,4 +379,11 @@ MUTANTS = [
         "new": "    guard true else {",
         "tests": "OutboxAppTests",
     },
+    {
+        "name": "an idle timeout fires 0.3 s late",
+        "file": "Sources/Courier/Pipeline/Call.swift",
+        "old": "      let idle = context.idleTimeout\n",
+        "new": "      let idle = context.idleTimeout.map { $0 + 0.3 }\n",
+        "tests": "TransportConformanceTests",
+    },
 ]
