@@ -98,9 +98,7 @@ extension TransportConformance {
 
   /// Seconds from `instant` to now; infinity when there was no such instant.
   static func secondsSince(_ instant: ContinuousClock.Instant?) -> Double {
-    guard let instant else { return .infinity }
-    let elapsed = instant.duration(to: .now).components
-    return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    instant.map { ConformanceRun.seconds($0.duration(to: .now)) } ?? .infinity
   }
 
   static var challengeCases: [TransportConformanceCase] {

@@ -360,7 +360,8 @@ final class ConformanceRun: Sendable {
 
   private static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
-  private static func seconds(_ duration: Duration) -> Double {
+  /// `duration` in seconds.
+  static func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 }
