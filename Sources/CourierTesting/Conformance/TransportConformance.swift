@@ -38,12 +38,16 @@ public enum TransportConformance {
   ///     The default is the 100 ms Courier promises; a test process that runs hundreds of tests at once on a small
   ///     machine may need more. A stall of the whole process is not taken for the transport's: a probe on a thread
   ///     of its own, outside Swift's shared pool, sleeps 10 ms at a time beside each timed step, and the longest
-  ///     time it woke late (at most 2 s) is added to the slack. A transport that blocks the threads of the shared
-  ///     pool cannot delay that thread, so its lateness is never forgiven: a late check while the pool stood still
-  ///     and the process did not runs the case again (other work of a busy process may hold the pool now and then),
-  ///     up to five times in all, and when every run was late so, the case fails and says the pool was blocked.
-  ///     When the process itself stalled for more than 2 s and a check failed, the run is inconclusive and the case
-  ///     runs again, up to three times in all; never passed.
+  ///     time it woke late (at most 2 s) is added to the slack. So is, on Linux, the time the process's threads
+  ///     waited in a run queue while other processes had the CPUs (no more than the step's time less the process's
+  ///     own CPU time): a busy machine slows every step it shares the CPUs with, without stopping the process. A
+  ///     thread that sleeps waits in no run queue, so a transport that waits is not excused. A transport that
+  ///     blocks the threads of the shared pool cannot delay that thread, so its lateness is never forgiven: a late
+  ///     check while the pool stood still and the process did not runs the case again (other work of a busy
+  ///     process may hold the pool now and then), up to five times in all, and when every run was late so, the case
+  ///     fails and says the pool was blocked. When the process itself stalled, or waited for a CPU, for more than
+  ///     2 s and a check failed, the run is inconclusive and the case runs again, up to three times in all; never
+  ///     passed.
   public static func check(
     _ conformanceCase: TransportConformanceCase,
     over transport: any HTTPTransport,
@@ -242,13 +246,15 @@ final class ConformanceRun: Sendable {
     self.timingSlack = Self.seconds(slack)
   }
 
-  /// How late a timed event may come: the slack the run was given, and the longest time the whole process stood
-  /// still during the case's timed steps, up to ``stallAllowance`` — measured on a thread outside Swift's shared
-  /// pool, so a transport that blocks the pool's threads cannot excuse itself.
+  /// How late a timed event may come: the slack the run was given, and the longest time the machine held the whole
+  /// process up during one of the case's timed steps, up to ``stallAllowance`` — measured on a thread outside
+  /// Swift's shared pool, or as the time the process's threads waited for a CPU that other processes had (see
+  /// ``StallMonitor/Stalls/waited``), so a transport that blocks the pool's threads cannot excuse itself.
   var slack: Double { timingSlack + min(processStall, Self.stallAllowance) }
 
-  /// The longest time the whole process stood still during the case's timed steps, in seconds.
-  var processStall: Double { stalls.withLock { $0.process } }
+  /// The longest time the machine held the whole process up during one of the case's timed steps, in seconds: it
+  /// stood still, or its threads waited for a CPU.
+  var processStall: Double { stalls.withLock { $0.machine } }
 
   /// The longest time Swift's shared pool ran nothing else during the case's timed steps, in seconds.
   var poolStall: Double { stalls.withLock { $0.pool } }
@@ -307,7 +313,7 @@ final class ConformanceRun: Sendable {
   func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
     guard !condition else { return }
     let stalls = self.stalls.withLock { $0 }
-    if stalls.process > Self.stallAllowance { throw Inconclusive(stall: stalls.process, message: message()) }
+    if stalls.machine > Self.stallAllowance { throw Inconclusive(stall: stalls.machine, message: message()) }
     let text = message()
     if stalls.pool - stalls.process > Self.poolBlockReported {
       throw PoolHeldUp(
@@ -354,6 +360,7 @@ final class ConformanceRun: Sendable {
   func record(_ measured: StallMonitor.Stalls) {
     stalls.withLock { stalls in
       stalls.process = max(stalls.process, measured.process)
+      stalls.waited = max(stalls.waited, measured.waited)
       stalls.pool = max(stalls.pool, measured.pool)
     }
   }

@@ -39,6 +39,37 @@ import Testing
     #expect(run.slack >= 0.1 + 0.25)
   }
 
+  /// A machine busy with other processes slows a step without stopping the process: the time its threads waited for
+  /// a CPU that another process had counts towards the slack.
+  @Test(.enabled(if: canPin)) func timeTheProcessWaitedForACPUCountsTowardsTheSlack() async throws {
+    await #expect(processExitsWith: .success) {
+      let hog = try sharingOneCPUWithAHog()
+      defer { hog.kill() }
+      let run = ConformanceRun(transport: StubTransport(), slack: .milliseconds(100))
+      // 0.3 s of this thread's own CPU time, half of which, at best, the hog leaves it.
+      _ = await run.timed { spin(seconds: 0.3) }
+      guard run.processStall >= 0.15, run.slack == 0.1 + min(run.processStall, ConformanceRun.stallAllowance) else {
+        FileHandle.standardError.write(Data("waited \(run.processStall) s, slack \(run.slack) s".utf8))
+        exit(1)
+      }
+    }
+  }
+
+  /// A step that sleeps waits in no run queue: beside the same hog, its time is not forgiven.
+  @Test(.enabled(if: canPin)) func aStepThatSleepsIsNotExcusedByABusyMachine() async throws {
+    await #expect(processExitsWith: .success) {
+      let hog = try sharingOneCPUWithAHog()
+      defer { hog.kill() }
+      let run = ConformanceRun(transport: StubTransport(), slack: .milliseconds(100))
+      _ = try await run.timed { try await Task.sleep(for: .milliseconds(300)) }
+      // The probes' own wake-ups beside the hog wait a little each; the sleep itself, not at all.
+      guard run.processStall < 0.15 else {
+        FileHandle.standardError.write(Data("a sleeping step was forgiven \(run.processStall) s".utf8))
+        exit(1)
+      }
+    }
+  }
+
   @Test func withoutATimedStepTheSlackIsTheOneGiven() {
     #expect(ConformanceRun(transport: StubTransport(), slack: .milliseconds(250)).slack == 0.25)
   }
@@ -81,6 +112,47 @@ import Testing
       }
     }
   }
+}
+
+/// Whether this system says how long threads waited in a run queue, and `taskset` can pin them.
+private let canPin =
+  FileManager.default.fileExists(atPath: "/proc/self/schedstat")
+  && FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset")
+
+/// Pins every thread of this process to the first CPU it may run on, and starts a process that keeps that CPU busy
+/// beside it; kill the process returned when done.
+private func sharingOneCPUWithAHog() throws -> ChildProcess {
+  let cpu = String(firstAllowedCPU())
+  let pin = try ChildProcess.start(
+    "/bin/sh", ["-c", "exec /usr/bin/taskset -a -p -c \(cpu) \(getpid()) >/dev/null"])
+  guard pin.waitBlocking() == .exited(0) else { throw CocoaError(.featureUnsupported) }
+  let hog = try ChildProcess.start("/usr/bin/taskset", ["-c", cpu, "/bin/sh", "-c", "while :; do :; done"])
+  // The hog is running once it has used some CPU time of its own.
+  while (try? String(contentsOfFile: "/proc/\(hog.pid)/schedstat", encoding: .utf8))
+    .flatMap({ $0.split(separator: " ").first.flatMap { UInt64($0) } }) ?? 0 < 5_000_000
+  {
+    usleep(1000)
+  }
+  return hog
+}
+
+/// The first CPU this process may run on, as `/proc/self/status` lists them.
+private func firstAllowedCPU() -> Int {
+  let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+  let line = status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") } ?? ""
+  let list = line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
+  return Int(list.prefix { $0.isNumber }) ?? 0
+}
+
+/// Keeps the calling thread busy until it has had `seconds` of CPU time.
+private func spin(seconds: Double) {
+  func used() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+  let start = used()
+  while used() - start < seconds {}
 }
 
 /// Holds every thread of Swift's shared pool for `seconds`: twice as many jobs as processors, each blocking its thread.
