@@ -71,9 +71,9 @@ import Testing
       let start = clock.now
       #expect(try await client.send("/counted/cap?ms=600000").status == .ok)
       let elapsed = clock.now - start
-      // The request asked for 600 s; anything well under that shows the cap. The upper bound is loose because the
-      // whole suite shares two cores and this wait can be starved for several seconds.
-      #expect(elapsed >= .milliseconds(CountedRoutes.maxMilliseconds) && elapsed < .seconds(120))
+      // The request asked for 600 s; a wait shorter than a call that counts as hung shows the cap, however long the
+      // busy suite keeps this call waiting for its turn.
+      #expect(elapsed >= .milliseconds(CountedRoutes.maxMilliseconds) && elapsed < .seconds(TestSupport.hangSeconds))
     }
   }
 }

@@ -9,6 +9,11 @@ import Testing
 /// Shared helpers for the demo-server tests.
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum TestSupport {
+  /// How long a call may take before it counts as hung, as in the package's other test targets
+  /// (CourierTestSupport's `hangSeconds`): longer than a call waits for its turn in the whole suite pinned to one core
+  /// beside a CPU hog. It asserts nothing about speed.
+  static let hangSeconds = 120.0
+
   /// A logger that only reports problems, to keep test output short.
   static var logger: Logger {
     var logger = Logger(label: "courier.demo-server.tests")

@@ -119,7 +119,8 @@ import FoundationNetworking
 
   @Test func everyRequestIsRecordedWithItsBodyAndOptions() async throws {
     let transport = StubTransport(.post("/posts").named("create post").reply(.status(.created)))
-    let client = APIClient.testing(transport: transport)
+    // The timeout is only recorded here: on a clock that never moves, a busy machine cannot make it expire.
+    let client = APIClient.testing(transport: transport) { $0.clock = TestCallClock(advancesOnSleep: false) }
     try await client.send(
       Endpoint<EmptyBody>.post("/posts", body: NewPost(title: "Hi", body: "there")).query(["draft": true]).timeout(45)
         .expect(.created))

@@ -49,6 +49,8 @@ import Testing
     let client = APIClient.testing(stubs: [.get("/ok")]) { configuration in
       configuration.transport = URLSessionTransport()
       configuration.timeout = 45
+      // The timeout is only read here: on a clock that never moves, a busy machine cannot make it expire.
+      configuration.clock = TestCallClock(advancesOnSleep: false)
     }
     #expect(client.stubTransport != nil)
     #expect(client.configuration.timeout == 45)

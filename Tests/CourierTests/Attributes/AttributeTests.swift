@@ -59,7 +59,8 @@ private struct PriorityHeader: Interceptor {
 
   @Test func theTransportSeesTheCallsAttributes() async throws {
     let transport = StubTransport(.any.reply(.status(.ok)))
-    let client = APIClient.stubbed(transport)
+    // The timeout is only read here: on a clock that never moves, a busy machine cannot make it expire.
+    let client = APIClient.stubbed(transport) { $0.clock = TestCallClock(advancesOnSleep: false) }
     try await client.send(Endpoint<EmptyBody>.get("/a").priority(2).timeout(45))
     let options = try #require(transport.requests.first?.options)
     #expect(options[Priority.self] == 2)

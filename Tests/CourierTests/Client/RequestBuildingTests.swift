@@ -267,7 +267,10 @@ import Testing
 
   @Test func methodAndTimeoutModifiers() async throws {
     let transport = StubTransport(.any)
-    let client = APIClient.testing(baseURL: URL(string: "https://x.test")!, transport: transport)
+    // The timeouts are only read here: on a clock that never moves, a busy machine cannot make one expire.
+    let client = APIClient.testing(baseURL: URL(string: "https://x.test")!, transport: transport) {
+      $0.clock = TestCallClock(advancesOnSleep: false)
+    }
     if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
       try await client.send(Endpoint<EmptyBody>("login").method(.post).timeout(.seconds(25.5)))
       #expect(transport.requests.last?.options.timeout == 25.5)
