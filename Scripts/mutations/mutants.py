@@ -52,14 +52,14 @@ MUTANTS = [
     {
         "name": "the conformance kit ignores the time the process waited for a CPU",
         "file": "Sources/CourierTesting/Conformance/StallMonitor.swift",
-        "old": "    return max(0, min(Double(nanoseconds) / 1e9, withheld))",
-        "new": "    return max(0, min(Double(nanoseconds) / 1e9, withheld)) * 0",
+        "old": "    return max(0, min(Double(nanoseconds) / 1e9 - probes, withheld))",
+        "new": "    return max(0, min(Double(nanoseconds) / 1e9 - probes, withheld)) * 0",
         "tests": "ConformanceTimingTests",
     },
     {
         "name": "the conformance kit forgives all wall time the process had no CPU for, asleep or not",
         "file": "Sources/CourierTesting/Conformance/StallMonitor.swift",
-        "old": "    return max(0, min(Double(nanoseconds) / 1e9, withheld))",
+        "old": "    return max(0, min(Double(nanoseconds) / 1e9 - probes, withheld))",
         "new": "    return max(0, withheld)",
         "tests": "ConformanceTimingTests",
     },

@@ -18,7 +18,7 @@ import Darwin
 /// A machine busy with other processes slows a step without stopping it: each thread wakes in time, then shares the
 /// CPU with them, so the step's work takes longer than it would alone. Where the system says how long each thread
 /// waited in a run queue (Linux's `/proc/self/task/*/schedstat`), the monitor also reads ``Stalls/waited``: the time
-/// the process's threads were ready to run while the machine ran something else.
+/// the process's threads were ready to run while the machine ran something else, less the probes' own waits.
 package final class StallMonitor: Sendable {
   /// What the probes measured, in seconds.
   package struct Stalls: Sendable {
@@ -29,9 +29,13 @@ package final class StallMonitor: Sendable {
     /// How late the task on the shared pool woke in all: what a chain of hops through a busy pool may add up to.
     package var poolTotal: Double = 0
     /// How long the process had work ready to run while the machine gave its CPUs to other processes: the time its
-    /// threads (all but the probe's) waited in a run queue, at most the step's time less the CPU time the process
-    /// had meanwhile. A thread that sleeps, blocked on a lock or a timer, waits in no run queue, and a process that
-    /// keeps the CPUs busy itself had the CPU time, so neither counts. Zero where the system does not say.
+    /// threads (all but the probe thread's) waited in a run queue, less how late the pool's probe woke in all
+    /// (``poolTotal``: its own waits, and the waits of any job queued behind other work of the process on the
+    /// pool), at most the step's time less the CPU time the process had meanwhile. A thread that sleeps, blocked on
+    /// a lock, a semaphore or a timer, waits in no run queue. Zero where the system does not say.
+    ///
+    /// It is the process's: work of the same process that is not the step's (other tests beside it) may wait in a
+    /// run queue too and count, so the step is measured best in a process of its own.
     package var waited: Double = 0
 
     package init(process: Double = 0, pool: Double = 0, waited: Double = 0) {
@@ -98,7 +102,8 @@ package final class StallMonitor: Sendable {
     let ended = RunQueueReading()
     return state.withLock { state in
       state.running = false
-      state.stalls.waited = ended.waited(since: startedAt, excluding: state.probeThread)
+      state.stalls.waited = ended.waited(
+        since: startedAt, excluding: state.probeThread, lessThePoolProbes: state.stalls.poolTotal)
       return state.stalls
     }
   }
@@ -119,16 +124,18 @@ struct RunQueueReading: Sendable {
     waits = Self.readWaits()
   }
 
-  /// The seconds the threads read now, all but `excluded`, waited in a run queue since `earlier`, at most the time
-  /// between the readings less the CPU time the process had meanwhile.
-  func waited(since earlier: RunQueueReading, excluding excluded: Int?) -> Double {
+  /// The seconds the threads read now, all but `excluded`, waited in a run queue since `earlier` (a thread started
+  /// meanwhile, since it started), less `probes` seconds, at most the time between the readings less the CPU time
+  /// the process had meanwhile; zero when either reading says nothing.
+  func waited(since earlier: RunQueueReading, excluding excluded: Int?, lessThePoolProbes probes: Double) -> Double {
+    guard !earlier.waits.isEmpty, !waits.isEmpty else { return 0 }
     var nanoseconds: UInt64 = 0
     for (thread, wait) in waits where thread != excluded {
       let before = earlier.waits[thread] ?? 0
       if wait > before { nanoseconds += wait - before }
     }
     let withheld = (uptime - earlier.uptime) - (cpu - earlier.cpu)
-    return max(0, min(Double(nanoseconds) / 1e9, withheld))
+    return max(0, min(Double(nanoseconds) / 1e9 - probes, withheld))
   }
 
   /// The calling thread's id as `/proc/self/task` names it, or `nil` where there is none.

@@ -39,10 +39,12 @@ public enum TransportConformance {
   ///     machine may need more. A stall of the whole process is not taken for the transport's: a probe on a thread
   ///     of its own, outside Swift's shared pool, sleeps 10 ms at a time beside each timed step, and the longest
   ///     time it woke late (at most 2 s) is added to the slack. So is, on Linux, the time the process's threads
-  ///     waited in a run queue while other processes had the CPUs (no more than the step's time less the process's
-  ///     own CPU time): a busy machine slows every step it shares the CPUs with, without stopping the process. A
-  ///     thread that sleeps waits in no run queue, so a transport that waits is not excused. A transport that
-  ///     blocks the threads of the shared pool cannot delay that thread, so its lateness is never forgiven: a late
+  ///     waited in a run queue while other processes had the CPUs (less the probes' own waits, and no more than the
+  ///     step's time less the process's own CPU time): a busy machine slows every step it shares the CPUs with,
+  ///     without stopping the process. A thread that sleeps waits in no run queue, so a transport that waits, or
+  ///     blocks threads, is not excused by its waiting; other work of the same process that is ready to run
+  ///     meanwhile is counted too, so run the cases in a process of their own for the sharpest check. A transport
+  ///     that blocks the threads of the shared pool cannot delay that thread, so its lateness is never forgiven: a late
   ///     check while the pool stood still and the process did not runs the case again (other work of a busy
   ///     process may hold the pool now and then), up to five times in all, and when every run was late so, the case
   ///     fails and says the pool was blocked. When the process itself stalled, or waited for a CPU, for more than
@@ -110,9 +112,10 @@ public enum TransportConformance {
           let seconds = stalls.map { "\(($0 * 1000).rounded() / 1000) s" }.joined(separator: ", ")
           throw TransportConformanceFailure(
             conformanceCase.name,
-            "inconclusive: a check failed in each of \(stalls.count) runs while the whole process stood still for "
-              + "longer than the \(ConformanceRun.stallAllowance) s the checks allow (\(seconds), measured on a "
-              + "thread outside Swift's shared pool); last: \(inconclusive.message)")
+            "inconclusive: a check failed in each of \(stalls.count) runs while the machine held the whole process "
+              + "up for longer than the \(ConformanceRun.stallAllowance) s the checks allow (\(seconds): it stood "
+              + "still, as a thread outside Swift's shared pool saw, or its threads waited for a CPU); last: "
+              + "\(inconclusive.message)")
         }
       }
     }
@@ -322,7 +325,10 @@ final class ConformanceRun: Sendable {
           + "blocks the threads of the shared pool (a lock or semaphore held across a wait, a synchronous read or "
           + "sleep)")
     }
-    throw TransportConformanceFailure("", text)
+    let allowed =
+      " (slack \(Self.rounded(slack)) s: \(Self.rounded(timingSlack)) s given; the process stood still for "
+      + "\(Self.rounded(stalls.process)) s and waited for a CPU for \(Self.rounded(stalls.waited)) s)"
+    throw TransportConformanceFailure("", text + allowed)
   }
 
   /// The `CourierError` `body` throws; a failure when it succeeds or throws anything else.
