@@ -87,7 +87,7 @@ import Testing
   }
 }
 
-@Suite struct MinimumDurationTests {
+@Suite(.hangGuard) struct MinimumDurationTests {
   @Test func callTakesAtLeastTheMinimum() async throws {
     let client = APIClient.stubbed(StubTransport(.any.reply(.status(.ok))))
     let stopwatch = Stopwatch()
@@ -102,14 +102,15 @@ import Testing
       try await client.send(Endpoint<EmptyBody>.get("/a").minimumDuration(0.2))
     }
     #expect(stopwatch.elapsed >= 0.19)
-    let slow = APIClient.stubbed(StubTransport(.any.reply(.status(.ok))))
-    let cancelWatch = Stopwatch()
+    // On a clock that never moves, the 60 s minimum never passes: only the cancellation can end the call (and the
+    // suite's time limit fails a call that it does not end).
+    let clock = TestCallClock(advancesOnSleep: false)
+    let slow = APIClient.stubbed(StubTransport(.any.reply(.status(.ok)))) { $0.clock = clock }
     let task = Task { try await slow.send(Endpoint<EmptyBody>.get("/a").minimumDuration(60)) }
-    try await Task.sleep(for: .milliseconds(50))
+    try await waitUntil("the call waits out its minimum duration") { clock.sleeps == [60] }
     task.cancel()
     let error = await #expect(throws: CourierError.self) { try await task.value }
     #expect(error?.isCancellation == true)
-    #expect(cancelWatch.elapsed < 30, "not the 60 s minimum duration")
   }
 }
 
