@@ -128,7 +128,9 @@ private func sharingOneCPUWithAHog() throws -> ChildProcess {
   let pin = try ChildProcess.start(
     "/bin/sh", ["-c", "exec /usr/bin/taskset -a -p -c \(cpu) \(getpid()) >/dev/null"])
   guard pin.waitBlocking() == .exited(0) else { throw CocoaError(.featureUnsupported) }
-  let hog = try ChildProcess.start("/usr/bin/taskset", ["-c", cpu, "/bin/sh", "-c", "while :; do :; done"])
+  // The hog ends when this process does, however that ends (`kill` is the shell's own: no process per turn).
+  let hog = try ChildProcess.start(
+    "/usr/bin/taskset", ["-c", cpu, "/bin/sh", "-c", "while kill -0 \(getpid()) 2>/dev/null; do :; done"])
   // The hog is running once it has used some CPU time of its own.
   while (try? String(contentsOfFile: "/proc/\(hog.pid)/schedstat", encoding: .utf8))
     .flatMap({ $0.split(separator: " ").first.flatMap { UInt64($0) } }) ?? 0 < 5_000_000
