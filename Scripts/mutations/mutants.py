@@ -132,7 +132,7 @@ MUTANTS = [
         "old": "          AND (l.holder IS NULL OR l.holder = worker OR l.lease_until < clock_timestamp())\n"
         + "          AND i.id = (SELECT w.id FROM",
         "new": "          AND i.id = (SELECT w.id FROM",
-        "tests": "PostgresFleetTests/fourWorkerProcesses",
+        "tests": "PostgresFleetTests/fourWorkerProcesses|PostgresClaimTests",
     },
     {
         "name": "an enqueue wakes no idle worker (no NOTIFY)",
