@@ -131,10 +131,15 @@ private func sharingOneCPUWithAHog() throws -> ChildProcess {
   // The hog ends when this process does, however that ends (`kill` is the shell's own: no process per turn).
   let hog = try ChildProcess.start(
     "/usr/bin/taskset", ["-c", cpu, "/bin/sh", "-c", "while kill -0 \(getpid()) 2>/dev/null; do :; done"])
-  // The hog is running once it has used some CPU time of its own.
+  // The hog is running once it has used some CPU time of its own; one that never runs fails the test, not hangs it.
+  let stopwatch = Stopwatch()
   while (try? String(contentsOfFile: "/proc/\(hog.pid)/schedstat", encoding: .utf8))
     .flatMap({ $0.split(separator: " ").first.flatMap { UInt64($0) } }) ?? 0 < 5_000_000
   {
+    guard stopwatch.elapsed < hangSeconds else {
+      hog.kill()
+      throw WaitTimedOut(what: "the hog to run", seconds: hangSeconds)
+    }
     usleep(1000)
   }
   return hog
