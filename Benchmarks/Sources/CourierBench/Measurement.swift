@@ -44,6 +44,15 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
+/// The CPU time of the whole process so far, user and system, of every thread (`CLOCK_PROCESS_CPUTIME_ID`).
+enum ProcessCPU {
+  static func seconds() -> Double {
+    var time = timespec()
+    guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time) == 0 else { return 0 }
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+}
+
 /// The context switches of the whole process so far, voluntary and involuntary, of every thread including those that
 /// ended (`getrusage`): a call that waits for another thread costs a voluntary switch each time it hands over.
 enum ContextSwitches {

@@ -47,6 +47,7 @@ enum OutboxDrainScenario {
     }
     switch variant {
     case .direct:
+      let cpu = ProcessCPU.seconds()
       let start = ContinuousClock.now
       try await withThrowingTaskGroup(of: Void.self) { group in
         for worker in 0..<concurrency {
@@ -61,7 +62,9 @@ enum OutboxDrainScenario {
         try await group.waitForAll()
       }
       let seconds = secondsSince(start)
-      return Measurement(value: Double(count) / seconds, unit: "items/s", operations: count, seconds: seconds)
+      return Measurement(
+        value: Double(count) / seconds, unit: "items/s", operations: count, seconds: seconds,
+        extra: [("cpu_us_per_item", cpuPerItem(since: cpu, count))])
     case .drain:
       let path = (directory as NSString).appendingPathComponent("drain-\(UUID().uuidString).sqlite")
       defer {
@@ -87,14 +90,23 @@ enum OutboxDrainScenario {
       }
       configuration.monitor = .constant(NetworkPath(isOnline: true))
       let outbox = try Outbox(client: client, path: path, configuration: configuration)
+      let cpu = ProcessCPU.seconds()
       let start = ContinuousClock.now
       await outbox.start()
       try await outbox.waitUntilDrained()
       let seconds = secondsSince(start)
+      let cpuPerItem = cpuPerItem(since: cpu, count)
       let delivered = try await outbox.items(in: [.delivered]).count
       guard delivered == count else { throw BenchmarkFailure("\(delivered) delivered, expected \(count)") }
       await outbox.stop()
-      return Measurement(value: Double(count) / seconds, unit: "items/s", operations: count, seconds: seconds)
+      return Measurement(
+        value: Double(count) / seconds, unit: "items/s", operations: count, seconds: seconds,
+        extra: [("cpu_us_per_item", cpuPerItem)])
     }
+  }
+
+  /// The process's CPU time since `start`, in microseconds per item: the client's own work, beside nginx's.
+  private static func cpuPerItem(since start: Double, _ count: Int) -> String {
+    String(format: "%.1f", (ProcessCPU.seconds() - start) / Double(count) * 1e6)
   }
 }
