@@ -104,19 +104,16 @@ extension SQLiteOutboxStore {
     }
   }
 
+  // The totals that the triggers of courier_outbox_totals keep (migration courier-outbox-4).
   package func waitingCount() async throws -> Int {
     try await read { db in
-      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM courier_outbox_item WHERE state IN ('pending', 'sending')")
-        ?? 0
+      try Int.fetchOne(db.cachedStatement(sql: "SELECT waiting FROM courier_outbox_totals WHERE id = 1")) ?? 0
     }
   }
 
   package func waitingBytes() async throws -> Int {
     try await read { db in
-      try Int.fetchOne(
-        db,
-        sql: "SELECT COALESCE(SUM(body_length), 0) FROM courier_outbox_item WHERE state IN ('pending', 'sending')")
-        ?? 0
+      try Int.fetchOne(db.cachedStatement(sql: "SELECT bytes FROM courier_outbox_totals WHERE id = 1")) ?? 0
     }
   }
 

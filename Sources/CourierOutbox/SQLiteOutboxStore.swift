@@ -125,6 +125,40 @@ package final class SQLiteOutboxStore: OutboxStore {
       // When the item was handed to a background upload whose outcome has not been recorded.
       try db.execute(sql: "ALTER TABLE courier_outbox_item ADD COLUMN handed_off_at REAL")
     }
+    migrator.registerMigration("courier-outbox-4") { db in
+      // The waiting items' count and body bytes, kept by triggers in the transaction of every change: reading them
+      // is one row, where counting them read every waiting row (an outbox reads them after every run it delivers).
+      try db.execute(
+        sql: """
+          CREATE TABLE courier_outbox_totals (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            waiting INTEGER NOT NULL,
+            bytes INTEGER NOT NULL
+          );
+          INSERT INTO courier_outbox_totals (id, waiting, bytes)
+            SELECT 1, COUNT(*), COALESCE(SUM(body_length), 0) FROM courier_outbox_item
+            WHERE state IN ('pending', 'sending');
+          CREATE TRIGGER courier_outbox_totals_insert AFTER INSERT ON courier_outbox_item
+            WHEN NEW.state IN ('pending', 'sending')
+          BEGIN
+            UPDATE courier_outbox_totals SET waiting = waiting + 1, bytes = bytes + NEW.body_length;
+          END;
+          CREATE TRIGGER courier_outbox_totals_delete AFTER DELETE ON courier_outbox_item
+            WHEN OLD.state IN ('pending', 'sending')
+          BEGIN
+            UPDATE courier_outbox_totals SET waiting = waiting - 1, bytes = bytes - OLD.body_length;
+          END;
+          CREATE TRIGGER courier_outbox_totals_update AFTER UPDATE OF state, body_length ON courier_outbox_item
+            WHEN (OLD.state IN ('pending', 'sending')) != (NEW.state IN ('pending', 'sending'))
+              OR (NEW.state IN ('pending', 'sending') AND OLD.body_length != NEW.body_length)
+          BEGIN
+            UPDATE courier_outbox_totals SET
+              waiting = waiting - (OLD.state IN ('pending', 'sending')) + (NEW.state IN ('pending', 'sending')),
+              bytes = bytes - (CASE WHEN OLD.state IN ('pending', 'sending') THEN OLD.body_length ELSE 0 END)
+                + (CASE WHEN NEW.state IN ('pending', 'sending') THEN NEW.body_length ELSE 0 END);
+          END;
+          """)
+    }
     return migrator
   }
 

@@ -49,6 +49,7 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
   case aFailureInARunGivesItsLaterItemsBackUncounted
   case valuesFromAnAnswerInARunAreBoundIntoTheItemsThatWaitForIt
   case theFirstItemsOfSeveralLanesAreClaimedTogether
+  case theWaitingCountAndBytesFollowEveryChange
 
   /// The case's name, as test reports show it.
   public var description: String { rawValue }
@@ -75,6 +76,7 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
     case .aFailureInARunGivesItsLaterItemsBackUncounted: try await conformance.failureInARun()
     case .valuesFromAnAnswerInARunAreBoundIntoTheItemsThatWaitForIt: try await conformance.bindingsInARun()
     case .theFirstItemsOfSeveralLanesAreClaimedTogether: try await conformance.claimsOfSeveralLanes()
+    case .theWaitingCountAndBytesFollowEveryChange: try await conformance.waitingTotals()
     }
   }
 }
@@ -524,6 +526,61 @@ private struct Checks {
     #expect(items.map(\.id) == ids)
     #expect(items.map(\.state) == [.delivered, .delivered, .deadLetter, .delivered, .delivered, .delivered])
     #expect(items.map(\.attempts) == [1, 1, 1, 1, 1, 1])
+    await outbox.stop()
+  }
+
+  /// The store's count and body bytes of the waiting items are those of its items, after each kind of change.
+  func expectTotals(
+    _ outbox: Outbox, _ step: String, count expected: Int, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let waiting = try await outbox.items(in: [.pending, .sending])
+    #expect(waiting.count == expected, "\(step): waiting items", sourceLocation: sourceLocation)
+    #expect(try await outbox.store.waitingCount() == waiting.count, "\(step): count", sourceLocation: sourceLocation)
+    #expect(
+      try await outbox.store.waitingBytes() == waiting.reduce(0) { $0 + $1.bodyLength }, "\(step): bytes",
+      sourceLocation: sourceLocation)
+  }
+
+  func waitingTotals() async throws {
+    let transport = StubTransport(
+      .post("/v1/posts").reply(.json(Created(id: 42, slug: "a-much-longer-slug"), status: .created)),
+      .put("/v1/posts/42/caption").reply(.status(.noContent)),
+      .post("/v1/rejected").reply(.status(.unprocessableContent), .status(.created)),
+      .post("/v1/later").reply(.status(.created)))
+    let network = offline()
+    let outbox = try await open(transport, network: network)
+    try await expectTotals(outbox, "empty", count: 0)
+    let post = try await outbox.enqueue(Endpoint<Created>.post("/posts", body: Note(title: "a")), lane: "posts")
+    // Its body grows when the post's slug is bound into it.
+    _ = try await outbox.enqueue(
+      Endpoint<Data>.put("/posts/{id}/caption").body(Data("{slug}".utf8)), lane: "captions", after: post,
+      bindings: [.json("id", at: "/id"), .json("slug", at: "/slug")])
+    let rejected = try await outbox.enqueue(
+      Endpoint<Data>.post("/rejected").body(Data(repeating: 1, count: 300)), lane: "rejected")
+    let dependant = try await outbox.enqueue(
+      Endpoint<Data>.post("/later").body(Data(repeating: 2, count: 50)), lane: "later", after: rejected)
+    let cancelled = try await outbox.enqueue(Endpoint<Data>.post("/later").body(Data(repeating: 3, count: 70)))
+    let edited = try await outbox.enqueue(Endpoint<Data>.post("/later").body(Data(repeating: 4, count: 10)))
+    try await outbox.enqueue(
+      contentsOf: [Endpoint<Data>.post("/later").body(Data([5])), .post("/later").body(Data([6, 6]))], lane: "batch")
+    try await expectTotals(outbox, "enqueued", count: 8)
+    try await outbox.cancel(cancelled)
+    try await expectTotals(outbox, "one cancelled", count: 7)
+    try await outbox.edit(edited, to: Endpoint<Data>.post("/later").body(Data(repeating: 4, count: 900)))
+    try await expectTotals(outbox, "one edited to a larger body", count: 7)
+    network.set(NetworkPath(isOnline: true))
+    try await outbox.waitUntilDrained()
+    let items = try await outbox.items()
+    #expect(items.first { $0.id == rejected }?.state == .deadLetter)
+    #expect(items.first { $0.id == dependant }?.state == .cancelled)
+    try await expectTotals(outbox, "drained: delivered, a dead letter and its cancelled dependant", count: 0)
+    // Offline again, so that the requeued item waits while the totals are read.
+    network.set(.offline)
+    try await outbox.requeue(rejected)
+    try await expectTotals(outbox, "a dead letter requeued", count: 1)
+    network.set(NetworkPath(isOnline: true))
+    try await outbox.waitUntilDrained()
+    try await expectTotals(outbox, "the requeued item delivered", count: 0)
     await outbox.stop()
   }
 
