@@ -146,7 +146,8 @@ import Testing
     try await outbox.requeue(rejected)
     try await waitUntil("a delivery") { try await outbox.items(in: [.delivered]).count == 1 }
     #expect(transport.requests.last?.body == payload(5000), "the dead letter's body, sent again from its file")
-    #expect(files(path).count == 3)
+    // The file goes once the delivery is recorded, after the store shows it delivered.
+    try await waitUntil("the delivered item's file removed") { files(path).count == 3 }
   }
 
   @Test func anEditReplacesTheFileAndADiscardRemovesIt() async throws {
