@@ -42,25 +42,6 @@ extension SQLiteOutboxStore {
     try Row.fetchOne(db.cachedStatement(sql: laneHeadQuery), arguments: [lane, lane]).map(candidate)
   }
 
-  /// A lane's first `limit` waiting items, in order, as ``laneHead(_:in:)`` reads the first.
-  private static let laneRunQuery = """
-    SELECT \(itemColumnsOfI), d.state FROM courier_outbox_item i
-    LEFT JOIN courier_outbox_item d ON d.id = i.after_id
-    WHERE i.lane = ? AND i.state IN ('pending', 'sending')
-    AND NOT EXISTS (SELECT 1 FROM courier_outbox_lane WHERE name = ? AND paused_reason IS NOT NULL)
-    ORDER BY i.id LIMIT ?
-    """
-
-  /// A lane's first `limit` waiting items, in order, each with its dependency's state, unless the lane is paused.
-  static func laneHeads(_ lane: String, limit: Int, in db: Database) throws -> [Candidate] {
-    switch limit {
-    case ...0: return []
-    case 1: return try laneHead(lane, in: db).map { [$0] } ?? []
-    default:
-      return try Row.fetchAll(db.cachedStatement(sql: laneRunQuery), arguments: [lane, lane, limit]).map(candidate)
-    }
-  }
-
   package func result(for id: OutboxItem.ID) async throws -> OutboxResult? {
     try await read { db in
       guard

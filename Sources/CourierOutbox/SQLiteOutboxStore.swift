@@ -250,18 +250,67 @@ package final class SQLiteOutboxStore: OutboxStore {
   ) async throws -> (RecordResult, [Claim]) {
     guard !deliveries.isEmpty else { return (RecordResult(), []) }
     return try await write { db in
+      let now = date.timeIntervalSince1970
       var recorded = RecordResult()
-      for delivery in deliveries {
-        recorded.add(
-          try Self.recordDelivery(delivery.response, for: delivery.id, at: date.timeIntervalSince1970, in: db))
+      for delivery in deliveries { try Self.recordAnswer(delivery.response, for: delivery.id, at: now, in: db) }
+      // One look for the run's dependants that bind values, instead of one for each delivery.
+      let binding = try Self.itemsWithBindingDependants(among: deliveries.map(\.id), in: db)
+      for delivery in deliveries where binding.contains(delivery.id) {
+        recorded.add(try Self.bind(dependantsOf: delivery.id, to: delivery.response, at: now, in: db))
       }
-      var claims: [Claim] = []
-      for next in try Self.laneHeads(lane, limit: limit, in: db) {
-        guard claim(next) else { break }
-        claims.append(try Self.markSending(next, in: db))
-      }
-      return (recorded, claims)
+      return (recorded, try Self.claimRun(of: lane, upTo: limit, in: db, ifEach: claim))
     }
+  }
+
+  /// Of `ids`, those that waiting items depend on to bind values: one range of the dependency index for all of them.
+  static func itemsWithBindingDependants(among ids: [OutboxItem.ID], in db: Database) throws -> Set<OutboxItem.ID> {
+    guard let low = ids.map(\.rawValue).min(), let high = ids.map(\.rawValue).max() else { return [] }
+    let wanted = Set(ids)
+    let found = try Int64.fetchAll(
+      db.cachedStatement(
+        sql: """
+          SELECT DISTINCT after_id FROM courier_outbox_item
+          WHERE after_id BETWEEN ? AND ? AND bindings IS NOT NULL AND state IN ('pending', 'sending')
+          """), arguments: [low, high])
+    return Set(found.map(OutboxItem.ID.init(rawValue:))).intersection(wanted)
+  }
+
+  /// A lane's first `limit` waiting items, in order, each with its dependency's state and its body, unless the lane is
+  /// paused (as ``laneHead(_:in:)`` reads the first).
+  private static let laneRunWithBodiesQuery = """
+    SELECT \(itemColumnsOfI), d.state, i.body, i.body_digest, i.body_file FROM courier_outbox_item i
+    LEFT JOIN courier_outbox_item d ON d.id = i.after_id
+    WHERE i.lane = ? AND i.state IN ('pending', 'sending')
+    AND NOT EXISTS (SELECT 1 FROM courier_outbox_lane WHERE name = ? AND paused_reason IS NOT NULL)
+    ORDER BY i.id LIMIT ?
+    """
+
+  /// Marks `lane`'s first waiting items sending while `claim` takes each, up to `limit`, in one statement: those
+  /// claimed are the lane's waiting items up to the last one claimed, read with their bodies in one query.
+  static func claimRun(
+    of lane: String, upTo limit: Int, in db: Database, ifEach claim: (Candidate) -> Bool
+  ) throws -> [Claim] {
+    guard limit > 0 else { return [] }
+    let rows = try Row.fetchAll(db.cachedStatement(sql: laneRunWithBodiesQuery), arguments: [lane, lane, limit])
+    var claims: [Claim] = []
+    for row in rows {
+      let next = try candidate(row)
+      guard claim(next) else { break }
+      let item = next.item.sending()
+      let body = dependencyStateColumn + 1
+      claims.append((item, request(of: item, body: row[body], digest: row[body + 1], file: row[body + 2])))
+    }
+    guard let last = claims.last?.item.id else { return [] }
+    try db.cachedStatement(
+      sql: """
+        UPDATE courier_outbox_item SET state = 'sending', attempts = attempts + 1
+        WHERE lane = ? AND state IN ('pending', 'sending') AND id <= ?
+        """
+    ).execute(arguments: [lane, last.rawValue])
+    guard db.changesCount == claims.count else {
+      throw OutboxError(.storeFailure, "The lane \(lane)'s claimed items changed while they were claimed")
+    }
+    return claims
   }
 
   package func record(
@@ -326,6 +375,14 @@ package final class SQLiteOutboxStore: OutboxStore {
   static func recordDelivery(
     _ response: RecordedResponse, for id: OutboxItem.ID, at now: TimeInterval, in db: Database
   ) throws -> RecordResult {
+    try recordAnswer(response, for: id, at: now, in: db)
+    return try bind(dependantsOf: id, to: response, at: now, in: db)
+  }
+
+  /// Records that `id` was delivered with `response`; its dependants are left to ``bind(dependantsOf:to:at:in:)``.
+  static func recordAnswer(
+    _ response: RecordedResponse, for id: OutboxItem.ID, at now: TimeInterval, in db: Database
+  ) throws {
     // Cached statements: a delivery is the hot path of a drain, and compiling a statement costs more than running it.
     try db.cachedStatement(
       sql: """
@@ -336,7 +393,6 @@ package final class SQLiteOutboxStore: OutboxStore {
     ).execute(arguments: [
       now, response.status.code, FieldCoding.encode(response.headerFields), response.body, id.rawValue,
     ])
-    return try bind(dependantsOf: id, to: response, at: now, in: db)
   }
 
   /// The recorded answer of `id`, once it was delivered.

@@ -482,7 +482,7 @@ private struct Checks {
     let transport = StubTransport(
       .post("/v1/posts").reply { request in
         let title = try request.decodeBody(as: Note.self).title
-        return .json(Created(id: title == "b" ? 2 : 1, slug: title), status: .created)
+        return .json(Created(id: title == "c" ? 2 : 1, slug: title), status: .created)
       },
       .put("/v1/posts/2/image").reply(.status(.noContent)))
     let network = offline()
@@ -491,10 +491,10 @@ private struct Checks {
     for title in ["a", "b", "c"] {
       ids.append(try await outbox.enqueue(Endpoint<Created>.post("/posts", body: Note(title: title)), lane: "posts"))
     }
-    // The second item is sent in the run the first one's record claims, with the third: its answer is bound into the
-    // item that waits for it when that run is recorded.
+    // The second and third items are sent in the run the first one's record claims: the third's answer, the run's
+    // last, is bound into the item that waits for it when that run is recorded.
     let image = try await outbox.enqueue(
-      Endpoint<Data>.put("/posts/{id}/image").body(Data([0xFF])), lane: "pictures", after: ids[1],
+      Endpoint<Data>.put("/posts/{id}/image").body(Data([0xFF])), lane: "pictures", after: ids[2],
       bindings: [.json("id", at: "/id")])
     network.set(NetworkPath(isOnline: true))
     try await outbox.waitUntilDrained()
