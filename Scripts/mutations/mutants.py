@@ -101,8 +101,8 @@ MUTANTS = [
     {
         "name": "the values an item binds are never written into it",
         "file": "Sources/CourierOutbox/SQLiteOutboxStore.swift",
-        "old": "return try bind(dependantsOf: id, to: response, at: now, in: db)",
-        "new": "return RecordResult()",
+        "old": "              bindings = NULL WHERE id = ?\n",
+        "new": "              bindings = NULL WHERE id = -?\n",
         "tests": "OutboxBindingTests|SQLiteStoreConformanceTests",
     },
     {
