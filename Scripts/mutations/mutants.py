@@ -402,14 +402,14 @@ MUTANTS = [
     },
     {
         "name": "the SQLite store's totals miss a waiting item's body changing size",
-        "file": "Sources/CourierOutbox/SQLiteOutboxStore.swift",
+        "file": "Sources/CourierOutbox/SQLiteOutboxStore+Schema.swift",
         "old": "              OR (NEW.state IN ('pending', 'sending') AND OLD.body_length != NEW.body_length)\n",
         "new": "",
         "tests": "SQLiteStoreConformanceTests",
     },
     {
         "name": "a SQLite store's totals start at nothing when its tables are migrated",
-        "file": "Sources/CourierOutbox/SQLiteOutboxStore.swift",
+        "file": "Sources/CourierOutbox/SQLiteOutboxStore+Schema.swift",
         "old": "            SELECT 1, COUNT(*), COALESCE(SUM(body_length), 0) FROM courier_outbox_item",
         "new": "            SELECT 1, COUNT(*) * 0, 0 FROM courier_outbox_item",
         "tests": "SQLiteTotalsTests",
