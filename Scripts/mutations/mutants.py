@@ -326,8 +326,8 @@ MUTANTS = [
     {
         "name": "the SQLite store claims a run's items that may not go",
         "file": "Sources/CourierOutbox/SQLiteOutboxStore.swift",
-        "old": "      guard claim(next) else { break }\n      let item = next.item.sending()",
-        "new": "      let item = next.item.sending()",
+        "old": "        guard claim(next) else { break }\n        let item = next.item.sending()",
+        "new": "        let item = next.item.sending()",
         "tests": "SQLiteStoreConformanceTests",
     },
     {
@@ -420,5 +420,12 @@ MUTANTS = [
         "old": "          \"\"\"), arguments: [low, high])",
         "new": "          \"\"\"), arguments: [low, low])",
         "tests": "SQLiteStoreConformanceTests",
+    },
+    {
+        "name": "an empty stored header line is read as a damaged field",
+        "file": "Sources/CourierOutbox/FieldCoding.swift",
+        "old": "      guard lineEnd > lineStart else { continue }\n",
+        "new": "",
+        "tests": "FieldCodingTests",
     },
 ]

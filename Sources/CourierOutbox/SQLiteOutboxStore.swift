@@ -185,14 +185,19 @@ package final class SQLiteOutboxStore: OutboxStore {
     of lane: String, upTo limit: Int, in db: Database, ifEach claim: (Candidate) -> Bool
   ) throws -> [Claim] {
     guard limit > 0 else { return [] }
-    let rows = try Row.fetchAll(db.cachedStatement(sql: laneRunWithBodiesQuery), arguments: [lane, lane, limit])
     var claims: [Claim] = []
-    for row in rows {
-      let next = try candidate(row)
-      guard claim(next) else { break }
-      let item = next.item.sending()
-      let body = dependencyStateColumn + 1
-      claims.append((item, request(of: item, body: row[body], digest: row[body + 1], file: row[body + 2])))
+    // A cursor's rows are read from the statement as they come, not copied into values first; the cursor is gone,
+    // its statement reset, before the update below.
+    do {
+      let rows = try Row.fetchCursor(
+        db.cachedStatement(sql: laneRunWithBodiesQuery), arguments: [lane, lane, limit])
+      while let row = try rows.next() {
+        let next = try candidate(row)
+        guard claim(next) else { break }
+        let item = next.item.sending()
+        let body = dependencyStateColumn + 1
+        claims.append((item, request(of: item, body: row[body], digest: row[body + 1], file: row[body + 2])))
+      }
     }
     guard let last = claims.last?.item.id else { return [] }
     try db.cachedStatement(

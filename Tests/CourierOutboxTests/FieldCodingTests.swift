@@ -36,6 +36,14 @@ import Testing
     #expect(try FieldCoding.decode(Data()).isEmpty)
   }
 
+  @Test func linesAreReadFromASliceWithoutAFinalLineBreakOrASpace() throws {
+    // A column's bytes may be a slice of a larger buffer: offsets count from its start, not from zero.
+    let buffer = Data("junk\nX-A:1\n\nX-B: two words\nX-C: three".utf8)
+    let read = try FieldCoding.decode(buffer[buffer.index(buffer.startIndex, offsetBy: 5)...])
+    #expect(read.map(\.name.rawName) == ["X-A", "X-B", "X-C"])
+    #expect(read.map(\.value) == ["1", "two words", "three"])
+  }
+
   @Test func rowsWrittenAsJSONPairsAreStillRead() throws {
     let legacy = Data(#"[["Content-Type","application/json"],["X-Trace","a: b"]]"#.utf8)
     let read = try FieldCoding.decode(legacy)
