@@ -428,4 +428,11 @@ MUTANTS = [
         "new": "",
         "tests": "FieldCodingTests",
     },
+    {
+        "name": "the SQLite store's lane heads end at the first busy lane",
+        "file": "Sources/CourierOutbox/SQLiteOutboxStore+Reading.swift",
+        "old": "        guard !busyLanes.contains(row[1]) else { continue }\n",
+        "new": "        guard !busyLanes.contains(row[1]) else { break }\n",
+        "tests": "SQLiteStoreConformanceTests",
+    },
 ]

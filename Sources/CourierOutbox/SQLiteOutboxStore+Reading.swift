@@ -7,22 +7,28 @@ import HTTPTypes
 extension SQLiteOutboxStore {
   package func laneHeads(excluding busyLanes: Set<String>) async throws -> [Candidate] {
     try await read { db in
-      let rows = try Row.fetchAll(
-        db,
-        sql: """
-          SELECT \(Self.itemColumnsOfI), d.state FROM courier_outbox_lane l
-          JOIN courier_outbox_item i ON i.id = (
-            SELECT id FROM courier_outbox_item WHERE lane = l.name AND state IN ('pending', 'sending')
-            ORDER BY id LIMIT 1)
-          LEFT JOIN courier_outbox_item d ON d.id = i.after_id
-          WHERE l.paused_reason IS NULL
-          ORDER BY i.id
-          """)
-      return try rows.compactMap { row in
-        busyLanes.contains(row[1]) ? nil : try Self.candidate(row)
+      // Read through a cursor, a busy lane's row skipped before it is decoded.
+      var heads: [Candidate] = []
+      let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.laneHeadsQuery))
+      while let row = try rows.next() {
+        guard !busyLanes.contains(row[1]) else { continue }
+        heads.append(try Self.candidate(row))
       }
+      return heads
     }
   }
+
+  /// The first waiting item of every lane that is not paused, with its dependency's state; the statement is built once,
+  /// as a drain asks it at every turn's end (compiling it cost more than running it).
+  private static let laneHeadsQuery = """
+    SELECT \(itemColumnsOfI), d.state FROM courier_outbox_lane l
+    JOIN courier_outbox_item i ON i.id = (
+      SELECT id FROM courier_outbox_item WHERE lane = l.name AND state IN ('pending', 'sending')
+      ORDER BY id LIMIT 1)
+    LEFT JOIN courier_outbox_item d ON d.id = i.after_id
+    WHERE l.paused_reason IS NULL
+    ORDER BY i.id
+    """
 
   package func laneHead(_ lane: String) async throws -> Candidate? {
     try await read { db in try Self.laneHead(lane, in: db) }
