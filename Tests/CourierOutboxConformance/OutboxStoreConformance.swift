@@ -50,7 +50,7 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
   case valuesFromAnAnswerInARunAreBoundIntoTheItemsThatWaitForIt
   case theFirstItemsOfSeveralLanesAreClaimedTogether
   case theWaitingCountAndBytesFollowEveryChange
-  case theFirstItemsOfTheLanesNotBusyNorPausedAreReadInOrder
+  case theFirstItemsOfTheLanesNotBusyNorPausedAreRead
 
   /// The case's name, as test reports show it.
   public var description: String { rawValue }
@@ -78,7 +78,7 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
     case .valuesFromAnAnswerInARunAreBoundIntoTheItemsThatWaitForIt: try await conformance.bindingsInARun()
     case .theFirstItemsOfSeveralLanesAreClaimedTogether: try await conformance.claimsOfSeveralLanes()
     case .theWaitingCountAndBytesFollowEveryChange: try await conformance.waitingTotals()
-    case .theFirstItemsOfTheLanesNotBusyNorPausedAreReadInOrder: try await conformance.laneHeads()
+    case .theFirstItemsOfTheLanesNotBusyNorPausedAreRead: try await conformance.laneHeads()
     }
   }
 }
