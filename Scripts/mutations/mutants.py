@@ -122,7 +122,7 @@ MUTANTS = [
     {
         "name": "a lane goes on while its item's background upload may still be under way",
         "file": "Sources/CourierOutbox/Outbox+Delivery.swift",
-        "old": "if candidate.handedOff { return .waits }",
+        "old": "if candidate.handedOff { return .handedOff }",
         "new": "_ = candidate.handedOff",
         "tests": "OutboxBackgroundUploadTests",
     },

@@ -168,46 +168,89 @@ extension Outbox {
   func consider(_ candidate: Candidate, forced: Bool) async -> Verdict {
     let item = candidate.item
     let now = configuration.clock.now
-    let path = configuration.monitor.currentPath
-    // Its background upload may still be under way: only its outcome decides, whatever the item's age or deadline
-    // (the outcome wakes the outbox).
-    if candidate.handedOff { return .waits }
-    if let giveUp = candidate.constraints.giveUpAfter, now > giveUp {
+    switch Self.readiness(
+      of: candidate, now: now, path: configuration.monitor.currentPath, keyRetention: configuration.keyRetention,
+      forced: forced)
+    {
+    case .handedOff, .dependencyWaits:
+      return .waits
+    case .deadlinePassed(let giveUp):
       await deadLetter(item, OutboxError(.limitReached, "The item's deadline \(giveUp) passed before it was delivered"))
       return .later(0)
-    }
-    if now.timeIntervalSince(item.enqueuedAt) > configuration.keyRetention {
+    case .keyExpired:
       await reconcile(item)
       return .later(0)
+    case .dependencyFailed(let dependency):
+      // Its dependency failed after it was enqueued; cancel it as the failure would have.
+      try? await cancelDependants(of: dependency, because: "the item \(dependency) it waits for failed")
+      return .later(0)
+    case .offline:
+      emit(.waiting(item.id, .offline))
+      return .waits
+    case .networkNotAllowed:
+      emit(.waiting(item.id, .constraint))
+      return .waits
+    case .notBefore(let date):
+      emit(.waiting(item.id, .constraint))
+      return .later(date.timeIntervalSince(now))
+    case .backoff(let date):
+      return .later(date.timeIntervalSince(now))
+    case .go:
+      return .go
     }
+  }
+
+  /// Where a lane's first item stands now: what ``consider(_:forced:)`` acts on, without acting.
+  enum Readiness: Equatable {
+    /// Its background upload may still be under way: only its outcome decides, whatever the item's age or deadline
+    /// (the outcome wakes the outbox).
+    case handedOff
+    /// Its deadline passed: it becomes a dead letter.
+    case deadlinePassed(Date)
+    /// It waited longer than the server keeps idempotency keys: it is reconciled.
+    case keyExpired
+    /// The item it depends on failed, and it is cancelled with it.
+    case dependencyFailed(OutboxItem.ID)
+    /// The item it depends on is not delivered yet.
+    case dependencyWaits
+    /// Nothing can be sent.
+    case offline
+    /// The network is one it may not use.
+    case networkNotAllowed
+    /// It may not go before this date.
+    case notBefore(Date)
+    /// It waits out a backoff until this date.
+    case backoff(Date)
+    /// It may be sent now.
+    case go
+  }
+
+  /// Where `candidate` stands at `now` on `path`; `forced`: a drain skips a backoff, but never a wait the server asked
+  /// for.
+  static func readiness(
+    of candidate: Candidate, now: Date, path: NetworkPath, keyRetention: TimeInterval, forced: Bool
+  ) -> Readiness {
+    let item = candidate.item
+    let constraints = candidate.constraints
+    if candidate.handedOff { return .handedOff }
+    if let giveUp = constraints.giveUpAfter, now > giveUp { return .deadlinePassed(giveUp) }
+    if now.timeIntervalSince(item.enqueuedAt) > keyRetention { return .keyExpired }
     switch candidate.dependency {
     case .delivered?, nil: break
     case .deadLetter?, .cancelled?, .quarantined?:
-      if candidate.constraints.ifDependencyFails == .cancel {
-        // Its dependency failed after it was enqueued; cancel it as the failure would have.
-        try? await cancelDependants(of: item.after!, because: "the item \(item.after!) it waits for failed")
-        return .later(0)
-      }
+      if constraints.ifDependencyFails == .cancel, let after = item.after { return .dependencyFailed(after) }
     case .pending?, .sending?:
-      return .waits
+      return .dependencyWaits
     }
-    guard path.isOnline else {
-      emit(.waiting(item.id, .offline))
-      return .waits
-    }
-    if (path.isExpensive && !candidate.constraints.allowsExpensiveNetwork)
-      || (path.isConstrained && !candidate.constraints.allowsConstrainedNetwork)
+    guard path.isOnline else { return .offline }
+    if (path.isExpensive && !constraints.allowsExpensiveNetwork)
+      || (path.isConstrained && !constraints.allowsConstrainedNetwork)
     {
-      emit(.waiting(item.id, .constraint))
-      return .waits
+      return .networkNotAllowed
     }
-    if let notBefore = candidate.constraints.notBefore, notBefore > now {
-      emit(.waiting(item.id, .constraint))
-      return .later(notBefore.timeIntervalSince(now))
-    }
-    // A drain skips a backoff, but never a wait the server asked for.
+    if let notBefore = constraints.notBefore, notBefore > now { return .notBefore(notBefore) }
     if item.nextAttemptAt > now, !forced || (candidate.heldUntil.map { $0 > now } ?? false) {
-      return .later(item.nextAttemptAt.timeIntervalSince(now))
+      return .backoff(item.nextAttemptAt)
     }
     return .go
   }
@@ -216,19 +259,12 @@ extension Outbox {
   /// ``Configuration/maxConcurrentLanes`` get their turn.
   static let itemsPerTurn = 32
 
-  /// Whether `candidate` may be sent at once with nothing to do first: the last step of ``consider(_:forced:)``'s
-  /// checks, none of which it needs here — what it cannot decide alone goes back to the delivery loop.
+  /// Whether `candidate` may be sent at once with nothing to do first: claimed with a record, in the store's
+  /// transaction, where what it cannot decide alone goes back to the delivery loop (an item whose dependency failed
+  /// but is sent all the same among them).
   static func mayGoAtOnce(_ candidate: Candidate, now: Date, path: NetworkPath, keyRetention: TimeInterval) -> Bool {
-    let item = candidate.item
-    let constraints = candidate.constraints
-    return (candidate.dependency == nil || candidate.dependency == .delivered) && !candidate.handedOff
-      && constraints.giveUpAfter.map { now <= $0 } ?? true
-      && now.timeIntervalSince(item.enqueuedAt) <= keyRetention
-      && path.isOnline
-      && (!path.isExpensive || constraints.allowsExpensiveNetwork)
-      && (!path.isConstrained || constraints.allowsConstrainedNetwork)
-      && constraints.notBefore.map { $0 <= now } ?? true
-      && item.nextAttemptAt <= now
+    (candidate.dependency == nil || candidate.dependency == .delivered)
+      && readiness(of: candidate, now: now, path: path, keyRetention: keyRetention, forced: false) == .go
   }
 
   /// Gives `item`'s claim back uncounted (``AttemptRecord/cut(reason:)``): it waits again, ready at once. Recorded in a
