@@ -435,4 +435,25 @@ MUTANTS = [
         "new": "        guard !busyLanes.contains(row[1]) else { break }\n",
         "tests": "SQLiteStoreConformanceTests",
     },
+    {
+        "name": "a lane at its turn's end keeps its place while another lane waits for one",
+        "file": "Sources/CourierOutbox/Outbox+LaneRunner.swift",
+        "old": "      case .deadlinePassed, .keyExpired, .dependencyFailed, .go: false\n",
+        "new": "      case .deadlinePassed, .keyExpired, .dependencyFailed, .go: true\n",
+        "tests": "SQLiteStoreConformanceTests",
+    },
+    {
+        "name": "a lane alone gives its place back at each turn's end",
+        "file": "Sources/CourierOutbox/Outbox+LaneRunner.swift",
+        "old": "        if goesOn, sent >= Self.itemsPerTurn, await keepsPlace() { sent = 0 }\n",
+        "new": "",
+        "tests": "OutboxTurnTests",
+    },
+    {
+        "name": "a SQLite lane's runs are as short as a fleet's",
+        "file": "Sources/CourierOutbox/Outbox+LaneRunner.swift",
+        "old": "    store.claimsHoldFor == nil ? itemsPerTurn : itemsPerRun\n",
+        "new": "    itemsPerRun\n",
+        "tests": "OutboxTurnTests",
+    },
 ]

@@ -4,7 +4,8 @@ import Foundation
 extension Outbox {
   /// How the outbox sends, backs off and limits.
   public struct Configuration: Sendable {
-    /// How many lanes send at once.
+    /// How many lanes send at once. A lane gives its place back after a turn of 32 items while another lane waits for
+    /// one, and keeps it while none does.
     public var maxConcurrentLanes = 4
     /// Attempts before an item becomes a dead letter.
     public var maxAttempts = 10

@@ -28,11 +28,17 @@ extension Outbox {
   /// A delivered item whose answer is to be recorded.
   typealias DeliveredItem = (item: OutboxItem, response: RecordedResponse, bodyFile: String?)
 
-  /// Items a lane runner claims at once with the record of the deliveries before them: it sends them one after another
-  /// and records their deliveries together, with the claim of the next ones — one store transaction (in a fleet, one
-  /// round trip) for a run instead of one for each item. A crash before the record sends them again, in order, with
-  /// their keys.
+  /// Items a lane runner claims at once with the record of the deliveries before them, in a store whose claims expire
+  /// (a fleet's, held by a lease): it sends them one after another and records their deliveries together, with the
+  /// claim of the next ones — one round trip for a run instead of one for each item. A crash before the record sends
+  /// them again, in order, with their keys.
   static let itemsPerRun = 8
+
+  /// Items a lane runner claims at once with a record in `store`: ``itemsPerRun`` where claims expire, a whole turn
+  /// (``itemsPerTurn``) where they hold until the lane is given back — one transaction for a turn.
+  static func runLength(in store: any OutboxStore) -> Int {
+    store.claimsHoldFor == nil ? itemsPerTurn : itemsPerRun
+  }
 
   /// Sends `first`, the claim of the lane's first item `firstID` (`nil`: it was not claimed), then the lane's next
   /// items while each may go at once, a run at a time; gives the lane back when one may not (the delivery loop takes it
@@ -93,7 +99,9 @@ extension Outbox {
       var outcome = AttemptOutcome.goOn
       if !delivered.isEmpty {
         let goesOn = failure == nil && !stopped && unsent.isEmpty && isRunning && mayClaim && !cut
-        let limit = goesOn ? min(Self.itemsPerRun, max(0, Self.itemsPerTurn - sent)) : 0
+        // At its turn's end, a lane no other lane waits for begins its next turn at once, claimed with this record.
+        if goesOn, sent >= Self.itemsPerTurn, await keepsPlace() { sent = 0 }
+        let limit = goesOn ? min(Self.runLength(in: store), max(0, Self.itemsPerTurn - sent)) : 0
         claimedAt = .now
         outcome = await Task { [delivered] in await settleDeliveries(delivered, claimingUpTo: limit) }.value
         // In flight until recorded: a fleet's worker reads the store's count only once nothing is.
@@ -138,6 +146,25 @@ extension Outbox {
     busyLanes.remove(lane)
     laneRunners[lane] = nil
     wakeUp()
+  }
+
+  /// Whether a lane at its turn's end may keep its place: a place is free, or no other lane's first item may go now or
+  /// has something for the delivery loop to do. A lane that comes waits for one more turn at most. Not in a shared
+  /// store, whose lanes other workers take too.
+  func keepsPlace() async -> Bool {
+    guard !store.isShared, !ignoreBackoffOnce else { return false }
+    if busyLanes.count < configuration.maxConcurrentLanes { return true }
+    guard let heads = try? await store.laneHeads(excluding: busyLanes) else { return false }
+    let now = configuration.clock.now
+    let path = configuration.monitor.currentPath
+    return heads.allSatisfy { candidate in
+      switch Self.readiness(
+        of: candidate, now: now, path: path, keyRetention: configuration.keyRetention, forced: false)
+      {
+      case .handedOff, .dependencyWaits, .offline, .networkNotAllowed, .notBefore, .backoff: true
+      case .deadlinePassed, .keyExpired, .dependencyFailed, .go: false
+      }
+    }
   }
 
   /// Sends the claimed item once; its run records what came of it.

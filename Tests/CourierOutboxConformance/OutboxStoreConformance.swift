@@ -34,6 +34,7 @@ public struct OutboxStoreUnderTest: Sendable {
 public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomStringConvertible {
   case lanesKeepTheirOrderAndEachItemItsKey
   case aLaneBeyondTheConcurrentOnesGetsATurnAfterEachTurnOfAnother
+  case aLaneThatComesWhileAnotherSendsGetsItsPlaceAtTheEndOfTheTurn
   case aTransientFailureIsSentAgainWithTheSameKeyAfterTheServersRetryAfter
   case aRejectedItemIsADeadLetterWithItsAnswerCancelsItsDependantsAndMayBeRequeued
   case a401PausesTheLaneUntilItIsResumed
@@ -61,6 +62,7 @@ public enum OutboxStoreConformance: String, CaseIterable, Sendable, CustomString
     switch self {
     case .lanesKeepTheirOrderAndEachItemItsKey: try await conformance.lanesKeepTheirOrder()
     case .aLaneBeyondTheConcurrentOnesGetsATurnAfterEachTurnOfAnother: try await conformance.turns()
+    case .aLaneThatComesWhileAnotherSendsGetsItsPlaceAtTheEndOfTheTurn: try await conformance.laneThatComes()
     case .aTransientFailureIsSentAgainWithTheSameKeyAfterTheServersRetryAfter: try await conformance.retry()
     case .aRejectedItemIsADeadLetterWithItsAnswerCancelsItsDependantsAndMayBeRequeued:
       try await conformance.deadLetter()
@@ -127,6 +129,15 @@ private struct Checks {
 
   func titles(_ requests: [RecordedRequest], to path: String) throws -> [String] {
     try requests.filter { $0.path == path }.map { try $0.decodeBody(as: Note.self).title }
+  }
+
+  /// The lengths of the runs of one lane's items in `sent`, in the order sent.
+  func runs(in sent: [RecordedRequest]) -> [Int] {
+    var runs: [Int] = []
+    for (index, request) in sent.enumerated() {
+      if index > 0, sent[index - 1].path == request.path { runs[runs.count - 1] += 1 } else { runs.append(1) }
+    }
+    return runs
   }
 
   func lanesKeepTheirOrder() async throws {
@@ -366,12 +377,42 @@ private struct Checks {
     let sent = transport.requests
     #expect(try titles(sent, to: "/v1/a") == (0..<40).map { "a\($0)" })
     #expect(try titles(sent, to: "/v1/b") == (0..<40).map { "b\($0)" })
-    // The lengths of the runs of one lane's items in the order sent.
-    var runs: [Int] = []
-    for (index, request) in sent.enumerated() {
-      if index > 0, sent[index - 1].path == request.path { runs[runs.count - 1] += 1 } else { runs.append(1) }
-    }
-    #expect(runs == [32, 32, 8, 8], "each lane sends a turn of 32 items, then the other goes")
+    #expect(runs(in: sent) == [32, 32, 8, 8], "each lane sends a turn of 32 items, then the other goes")
+    await outbox.stop()
+  }
+
+  /// One lane at a time, a lane of 80 items sending alone, and a second lane enqueued while the first one's 10th item
+  /// is sent: the first lane goes on while nothing else waits, and gives its place back at the end of the turn in
+  /// which the second lane came.
+  func laneThatComes() async throws {
+    let opened = Locked<Outbox?>(nil)
+    let sentToA = Locked(0)
+    let transport = StubTransport(
+      .post("/v1/a").reply { _ in
+        let sent = sentToA.withLock { count in
+          count += 1
+          return count
+        }
+        if sent == 10, let outbox = opened.withLock({ $0 }) {
+          // Stored before the 10th item's answer comes.
+          _ = try await outbox.enqueue(
+            contentsOf: (0..<5).map { Endpoint<Data>.post("/b", body: Note(title: "b\($0)")) }, lane: "b")
+        }
+        return .status(.created)
+      },
+      .post("/v1/b").reply(.status(.created)))
+    let network = offline()
+    let outbox = try await open(transport, network: network) { $0.maxConcurrentLanes = 1 }
+    opened.withLock { $0 = outbox }
+    _ = try await outbox.enqueue(
+      contentsOf: (0..<80).map { Endpoint<Data>.post("/a", body: Note(title: "a\($0)")) }, lane: "a")
+    network.set(NetworkPath(isOnline: true))
+    try await outbox.waitUntilDrained()
+    let sent = transport.requests
+    #expect(try titles(sent, to: "/v1/a") == (0..<80).map { "a\($0)" })
+    #expect(try titles(sent, to: "/v1/b") == (0..<5).map { "b\($0)" })
+    #expect(runs(in: sent) == [32, 5, 48], "the second lane goes at the end of the turn in which it came")
+    opened.withLock { $0 = nil }
     await outbox.stop()
   }
 
