@@ -42,7 +42,7 @@ extension Outbox {
 
   /// Sends `first`, the claim of the lane's first item `firstID` (`nil`: it was not claimed), then the lane's next
   /// items while each may go at once, a run at a time; gives the lane back when one may not (the delivery loop takes it
-  /// from there), after a turn, or when the outbox stops.
+  /// from there), after a turn while another lane waits for its place, or when the outbox stops.
   func runLane(_ lane: String, from first: Claim?, of firstID: OutboxItem.ID, claimedAt: ContinuousClock.Instant) async
   {
     // When the run's claim was asked for: it holds from then (in a fleet, for a part of the lease).
@@ -149,8 +149,8 @@ extension Outbox {
   }
 
   /// Whether a lane at its turn's end may keep its place: a place is free, or no other lane's first item may go now or
-  /// has something for the delivery loop to do. A lane that comes waits for one more turn at most. Not in a shared
-  /// store, whose lanes other workers take too.
+  /// has something for the delivery loop to do. Not in a shared store, whose lanes other workers take too, nor while a
+  /// drain that skips backoffs waits for the delivery loop's next pass.
   func keepsPlace() async -> Bool {
     guard !store.isShared, !ignoreBackoffOnce else { return false }
     if busyLanes.count < configuration.maxConcurrentLanes { return true }
