@@ -265,7 +265,7 @@ MUTANTS = [
         "file": "Sources/CourierOutboxPostgres/PostgresOutboxSchema.swift",
         "old": "IF alone AND has_dependants THEN",
         "new": "IF false THEN",
-        "tests": "PostgresStoreConformanceTests",
+        "tests": "PostgresDeliveryLockTests/aDeliveryIsSeenOnlyWithTheValuesItsDependantBinds",
     },
     {
         "name": "the PostgreSQL delivery outside a transaction waits for a service's open enqueue of a dependant",

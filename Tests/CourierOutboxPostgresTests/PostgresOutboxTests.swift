@@ -571,6 +571,54 @@ func fastConfiguration() -> Outbox.Configuration {
     }
   }
 
+  /// On the store's own pool, a delivery whose dependant binds values from its answer is recorded in one transaction
+  /// with the values it binds: while the binding waits for the dependant's row, no other session sees the item
+  /// delivered (were it, another worker could send the dependant unbound).
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test func aDeliveryIsSeenOnlyWithTheValuesItsDependantBinds() async throws {
+    try await withPostgres { server, postgres in
+      let transport = StubTransport(
+        .post("/hooks").reply(.json(["id": 7], status: .created)), .post("/hooks/7").reply(.status(.created)))
+      let network = SwitchedNetwork(NetworkPath(isOnline: false))
+      let outbox = try await stubOutbox(server, "bound_once", transport, network)
+      let first = try await outbox.enqueue(Endpoint<Data>.post("/hooks", body: FleetPost(title: "first")))
+      let dependant = try await outbox.enqueue(
+        Endpoint<Data>.post("/hooks/{id}", body: FleetPost(title: "d")), lane: "d", after: first,
+        bindings: [.json("id", at: "/id")])
+      func state(of id: OutboxItem.ID) async throws -> String? {
+        for try await state in try await postgres.query(
+          "SELECT state FROM bound_once_item WHERE id = \(id.rawValue)", logger: logger
+        ).decode(String.self) {
+          return state
+        }
+        return nil
+      }
+      try await postgres.withTransaction(logger: logger) { connection in
+        // The dependant's row is held: the delivery's binding waits for it.
+        for try await _ in try await connection.query(
+          "SELECT 1 FROM bound_once_item WHERE id = \(dependant.rawValue) FOR UPDATE", logger: logger)
+        {}
+        network.set(NetworkPath(isOnline: true))
+        try await waitUntil("the first item's binding waits for the dependant's row") {
+          for try await waiting in try await postgres.query(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'", logger: logger
+          ).decode(Int64.self) {
+            return waiting > 0
+          }
+          return false
+        }
+        #expect(transport.requests.count == 1)
+        #expect(
+          try await state(of: first) == "sending",
+          "the delivery was recorded before its dependant's values were bound")
+      }
+      try await outbox.waitUntilDrained()
+      #expect(try await outbox.items().map(\.state) == [.delivered, .delivered])
+      #expect(transport.requests.compactMap(\.request.path) == ["/hooks", "/hooks/7"], "the dependant was not bound")
+      await outbox.stop()
+    }
+  }
+
   /// On the service's own client (each record in a transaction of the outbox's), a delivery whose item an open
   /// transaction holds — it enqueued a dependant that binds values from the item's answer — waits for it, and then
   /// binds the dependant's values: the look for dependants comes after the wait, not before.
