@@ -546,6 +546,18 @@ func fastConfiguration() -> Outbox.Configuration {
   }
 }
 
+/// Waits until a session of the server waits for a lock another holds.
+func waitUntilASessionWaitsForALock(_ postgres: PostgresClient, _ what: String) async throws {
+  try await waitUntil(what) {
+    for try await waiting in try await postgres.query(
+      "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'", logger: logger
+    ).decode(Int64.self) {
+      return waiting > 0
+    }
+    return false
+  }
+}
+
 /// What a service's open transaction holds while workers deliver.
 @Suite(.hangGuard) struct PostgresDeliveryLockTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
@@ -599,14 +611,8 @@ func fastConfiguration() -> Outbox.Configuration {
           "SELECT 1 FROM bound_once_item WHERE id = \(dependant.rawValue) FOR UPDATE", logger: logger)
         {}
         network.set(NetworkPath(isOnline: true))
-        try await waitUntil("the first item's binding waits for the dependant's row") {
-          for try await waiting in try await postgres.query(
-            "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'", logger: logger
-          ).decode(Int64.self) {
-            return waiting > 0
-          }
-          return false
-        }
+        try await waitUntilASessionWaitsForALock(
+          postgres, "the first item's binding waits for the dependant's row")
         #expect(transport.requests.count == 1)
         #expect(
           try await state(of: first) == "sending",
@@ -649,14 +655,8 @@ func fastConfiguration() -> Outbox.Configuration {
           Endpoint<Data>.post("/hooks/{id}", body: FleetPost(title: "d")), lane: "d", after: first,
           bindings: [.json("id", at: "/id")], on: connection)
         enqueued.withLock { $0 = true }
-        try await waitUntil("the delivery's record waits for the enqueue's transaction") {
-          for try await waiting in try await postgres.query(
-            "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'", logger: logger
-          ).decode(Int64.self) {
-            return waiting > 0
-          }
-          return false
-        }
+        try await waitUntilASessionWaitsForALock(
+          postgres, "the delivery's record waits for the enqueue's transaction")
         return dependant
       }
       try await outbox.waitUntilDrained()
